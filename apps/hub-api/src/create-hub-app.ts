@@ -1,0 +1,42 @@
+/** Builds the hub-api application (not yet listening); `main.ts` and the e2e tests share it. */
+import type { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { json, raw } from 'express';
+import type { HubConfig } from '@skillhub/config';
+import { kazmaPathsMiddleware } from './common/kazma-paths.middleware';
+import { ProblemFilter } from './common/problem.filter';
+import { createValidationPipe } from './common/validation.pipe';
+import { type DatabaseEndpoint, HubApiModule } from './hub-api.module';
+import { HUB_VERSION } from './hub-version';
+
+export const BUNDLE_CONTENT_TYPES = ['application/gzip', 'application/x-gzip', 'application/octet-stream', 'application/x-tar+gzip'];
+const JSON_BODY_LIMIT = '256kb';
+
+export async function createHubApp(config: HubConfig, database: DatabaseEndpoint): Promise<INestApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(HubApiModule.forRoot(config, database), {
+    bodyParser: false,
+  });
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.TRUST_PROXY);
+  app.use(kazmaPathsMiddleware);
+  app.use(json({ limit: JSON_BODY_LIMIT }));
+  // Raw bundle bodies stop at the configured size; body-parser answers 413 past it.
+  app.use(raw({ type: BUNDLE_CONTENT_TYPES, limit: config.BUNDLE_MAX_COMPRESSED_BYTES }));
+  app.useGlobalPipes(createValidationPipe());
+  app.useGlobalFilters(new ProblemFilter());
+  app.enableShutdownHooks();
+
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Skill Hub')
+      .setDescription('Registry of agent skills and MCP servers, with explained and signed certification. Errors are RFC 9457 problem documents.')
+      .setVersion(HUB_VERSION)
+      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'A publisher token (shp_…) or the operator token.' })
+      .build(),
+  );
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
+  return app;
+}

@@ -1,0 +1,56 @@
+import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ConfigModule, type HubConfig } from '@skillhub/config';
+import { QueueModule } from '@skillhub/queue';
+import { buildDataSourceOptions } from '@skillhub/registry';
+import { AuthModule } from './auth/auth.module';
+import { HealthModule } from './health/health.module';
+import { SkillsModule } from './skills/skills.module';
+import { SubmissionsModule } from './submissions/submissions.module';
+import { TokensModule } from './tokens/tokens.module';
+
+export interface DatabaseEndpoint {
+  url: string;
+  /** The embedded database: one connection, migrations applied at start. */
+  embedded: boolean;
+  /** Stops the embedded server; called after every module closed its connections. */
+  stop?: () => Promise<void>;
+}
+
+const DATABASE_ENDPOINT = Symbol('DATABASE_ENDPOINT');
+
+/**
+ * The root module. Nest runs shutdown hooks deepest module first, so this one's
+ * runs last: the embedded database stops only after TypeORM let go of it.
+ */
+@Module({})
+export class HubApiModule implements OnApplicationShutdown {
+  constructor(@Inject(DATABASE_ENDPOINT) private readonly database: DatabaseEndpoint) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.database.stop?.();
+  }
+
+  static forRoot(config: HubConfig, database: DatabaseEndpoint): DynamicModule {
+    return {
+      module: HubApiModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        TypeOrmModule.forRoot({
+          ...buildDataSourceOptions(database.url, {
+            poolSize: database.embedded ? 1 : 10,
+            migrationsRun: database.embedded,
+          }),
+          retryAttempts: 3,
+        }),
+        QueueModule,
+        AuthModule,
+        HealthModule,
+        TokensModule,
+        SkillsModule,
+        SubmissionsModule,
+      ],
+      providers: [{ provide: DATABASE_ENDPOINT, useValue: database }],
+    };
+  }
+}

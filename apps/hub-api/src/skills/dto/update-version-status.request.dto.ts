@@ -1,0 +1,15 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { VERSION_STATUSES, type VersionStatus } from '@skillhub/registry';
+
+export class UpdateVersionStatusRequestDto {
+  @ApiProperty({ enum: VERSION_STATUSES, description: 'deprecated: still installable, with a warning; yanked: no longer resolved by ranges. Bytes are never deleted.' })
+  @IsIn(VERSION_STATUSES)
+  status: VersionStatus;
+
+  @ApiPropertyOptional({ description: 'Why, shown to users.', maxLength: 1000 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  message?: string;
+}

@@ -1,0 +1,184 @@
+/**
+ * Publish: bundle in, validated, stored immutably with its certification row and
+ * outbox job in one transaction. Validate runs the same steps and stores nothing.
+ */
+import { Inject, Injectable } from '@nestjs/common';
+import * as semver from 'semver';
+import { DataSource, type EntityManager } from 'typeorm';
+import { readBundle, type Bundle } from '@skillhub/bundle';
+import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
+import { hasErrors, type Problem } from '@skillhub/errors';
+import { addToOutbox, CERTIFICATION_POLICY_VERSION, CERTIFICATION_QUEUE, CERTIFY_JOB, OutboxRelay } from '@skillhub/queue';
+import { Blob, Certification, Namespace, Skill, SkillVersion } from '@skillhub/registry';
+import { parseSkill, type NormalizedSkill } from '@skillhub/skill-formats';
+import { assertCanActOn, canActOn } from '../auth/namespace-access';
+import type { Principal } from '../auth/principal';
+import { ForbiddenError } from '../auth/auth.errors';
+import type { PublishSkillQueryDto } from './dto/publish-skill.request.dto';
+import { CertificationSummaryDto, type PublishResponseDto } from './dto/skill-version.response.dto';
+import type { ValidateSkillResponseDto } from './dto/validate-skill.response.dto';
+import { InvalidManifestError, NamespaceUnclaimedError, SkillVersionExistsError } from './skills.errors';
+import { kazmaSkillId } from './skill-ref';
+
+export interface InspectedSkill {
+  bundle: Bundle;
+  skill: NormalizedSkill;
+  warnings: Problem[];
+}
+
+export interface PublishOutcome {
+  created: boolean;
+  versionId: string;
+  response: PublishResponseDto;
+}
+
+@Injectable()
+export class SkillPublisher {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly relay: OutboxRelay,
+    @Inject(HUB_CONFIG) private readonly config: HubConfig,
+  ) {}
+
+  /** Reads and validates a bundle; throws a 4xx domain error listing every problem. */
+  async inspect(bytes: Buffer, principal: Principal | null, query: PublishSkillQueryDto): Promise<InspectedSkill> {
+    const bundle = readBundle(bytes, {
+      maxCompressedBytes: this.config.BUNDLE_MAX_COMPRESSED_BYTES,
+      maxUncompressedBytes: this.config.BUNDLE_MAX_UNCOMPRESSED_BYTES,
+      maxEntries: this.config.BUNDLE_MAX_ENTRIES,
+      maxCompressionRatio: this.config.BUNDLE_MAX_COMPRESSION_RATIO,
+    });
+    const namespace = query.namespace ?? (await this.boundNamespace(principal));
+    const { skill, problems } = parseSkill(bundle.files, {
+      namespace,
+      version: query.version,
+      folderName: bundle.rootFolder,
+    });
+    if (skill && query.version && query.version !== skill.version) {
+      problems.push({
+        path: 'version',
+        message: `the request says version ${query.version} but the manifest says ${skill.version}`,
+        severity: 'error',
+      });
+    }
+    if (!skill || hasErrors(problems)) throw new InvalidManifestError(problems);
+    return { bundle, skill, warnings: problems };
+  }
+
+  async validate(bytes: Buffer, principal: Principal | null, query: PublishSkillQueryDto): Promise<ValidateSkillResponseDto> {
+    const { bundle, skill, warnings } = await this.inspect(bytes, principal, query);
+    let publishable: boolean | null = null;
+    if (principal) {
+      const ns = await this.dataSource.getRepository(Namespace).findOneBy({ slug: skill.namespace });
+      publishable = ns ? canActOn(principal, ns) : principal.kind === 'token' && principal.scopes.includes('claim');
+    }
+    return {
+      valid: true,
+      id: kazmaSkillId(skill.namespace, skill.name, skill.version),
+      author: skill.namespace,
+      name: skill.name,
+      version: skill.version,
+      format: skill.format,
+      bundle_sha256: bundle.sha256,
+      files: bundle.files.map(({ path, size, sha256, mode }) => ({ path, size, sha256, mode })),
+      problems: warnings,
+      publishable,
+    };
+  }
+
+  async publish(bytes: Buffer, principal: Principal, query: PublishSkillQueryDto): Promise<PublishOutcome> {
+    const { bundle, skill } = await this.inspect(bytes, principal, query);
+    const outcome = await this.dataSource.transaction((m) => this.store(m, principal, bundle, bytes, skill));
+    if (outcome.created) this.relay.nudge();
+    return outcome;
+  }
+
+  /**
+   * Writes one version inside the caller's transaction. The unique (skill, version)
+   * index decides races: of concurrent publishes of one new version exactly one
+   * inserts; the others find its row and either match its bytes (idempotent) or
+   * throw, rolling back everything they wrote.
+   */
+  async store(m: EntityManager, principal: Principal, bundle: Bundle, bytes: Buffer, skill: NormalizedSkill): Promise<PublishOutcome> {
+    if (principal.kind !== 'token') throw new ForbiddenError('Publish with a publisher token; the operator token does not own namespaces.');
+    const namespace = await this.namespaceFor(m, principal, skill.namespace);
+    await m.createQueryBuilder().insert().into(Skill).values({ namespaceId: namespace.id, name: skill.name }).orIgnore().execute();
+    const skillRow = await m.findOneByOrFail(Skill, { namespaceId: namespace.id, name: skill.name });
+    await m.createQueryBuilder().insert().into(Blob).values({ sha256: bundle.sha256, size: bytes.length, content: bytes }).orIgnore().execute();
+
+    const parsed = semver.parse(skill.version)!;
+    const inserted = await m
+      .createQueryBuilder()
+      .insert()
+      .into(SkillVersion)
+      .values({
+        skillId: skillRow.id,
+        version: skill.version,
+        major: parsed.major,
+        minor: parsed.minor,
+        patch: parsed.patch,
+        prerelease: parsed.prerelease.length ? parsed.prerelease.join('.') : null,
+        format: skill.format,
+        author: skill.author,
+        description: skill.description,
+        license: skill.license,
+        category: skill.category,
+        capabilities: skill.capabilities,
+        permissions: skill.permissions,
+        tags: skill.tags,
+        tools: skill.tools,
+        mcpServers: skill.mcpServers,
+        entryPoint: skill.entryPoint,
+        manifestPath: skill.manifestPath,
+        manifest: skill.manifest,
+        files: bundle.files.map(({ path, size, sha256, mode }) => ({ path, size, sha256, mode })),
+        bundleSha256: bundle.sha256,
+        bundleSize: bytes.length,
+        publishedBy: principal.publisherId,
+      })
+      .orIgnore()
+      .returning(['id'])
+      .updateEntity(false)
+      .execute();
+    const ref = kazmaSkillId(namespace.slug, skill.name, skill.version);
+    const response = (status: CertificationSummaryDto): PublishResponseDto => ({
+      id: ref,
+      author: namespace.slug,
+      name: skill.name,
+      version: skill.version,
+      format: skill.format,
+      bundle_sha256: bundle.sha256,
+      certification: status,
+    });
+
+    const versionId = (inserted.raw as Array<{ id: string }>)[0]?.id;
+    if (!versionId) {
+      const existing = await m.findOneByOrFail(SkillVersion, { skillId: skillRow.id, version: skill.version });
+      if (existing.bundleSha256 !== bundle.sha256) throw new SkillVersionExistsError(ref, existing.bundleSha256);
+      const cert = await m.findOneBy(Certification, { skillVersionId: existing.id, policyVersion: CERTIFICATION_POLICY_VERSION });
+      return { created: false, versionId: existing.id, response: response(CertificationSummaryDto.from(cert)) };
+    }
+    await m.insert(Certification, { skillVersionId: versionId, policyVersion: CERTIFICATION_POLICY_VERSION });
+    await m.update(Skill, skillRow.id, { updatedAt: new Date() });
+    await addToOutbox(m, CERTIFICATION_QUEUE, CERTIFY_JOB, { skillVersionId: versionId, policyVersion: CERTIFICATION_POLICY_VERSION });
+    return { created: true, versionId, response: response(CertificationSummaryDto.from(null)) };
+  }
+
+  /** The namespace the skill goes under, claimed now if it is new and the token may claim. */
+  private async namespaceFor(m: EntityManager, principal: Extract<Principal, { kind: 'token' }>, slug: string): Promise<Namespace> {
+    let namespace = await m.findOneBy(Namespace, { slug });
+    if (!namespace) {
+      if (!principal.scopes.includes('claim') || principal.namespaceId) throw new NamespaceUnclaimedError(slug);
+      await m.createQueryBuilder().insert().into(Namespace).values({ slug, ownerId: principal.publisherId }).orIgnore().execute();
+      namespace = await m.findOneByOrFail(Namespace, { slug });
+    }
+    assertCanActOn(principal, namespace);
+    return namespace;
+  }
+
+  private async boundNamespace(principal: Principal | null): Promise<string | undefined> {
+    if (principal?.kind !== 'token' || !principal.namespaceId) return undefined;
+    const ns = await this.dataSource.getRepository(Namespace).findOneBy({ id: principal.namespaceId });
+    return ns?.slug;
+  }
+}

@@ -1,0 +1,129 @@
+/** The read side of skills and versions, and the owner's lifecycle changes (deprecate, yank). */
+import { Injectable } from '@nestjs/common';
+import * as semver from 'semver';
+import { DataSource, In } from 'typeorm';
+import { CERTIFICATION_POLICY_VERSION } from '@skillhub/queue';
+import { Blob, Certification, Namespace, Skill, SkillVersion } from '@skillhub/registry';
+import { assertCanActOn } from '../auth/namespace-access';
+import type { Principal } from '../auth/principal';
+import type { UpdateVersionStatusRequestDto } from './dto/update-version-status.request.dto';
+import { CertificationSummaryDto, SkillResponseDto, SkillVersionResponseDto } from './dto/skill-version.response.dto';
+import { SkillNotFoundError } from './skills.errors';
+import { kazmaSkillId } from './skill-ref';
+
+const MAX_VERSIONS_LISTED = 1000;
+
+export interface BundleDownload {
+  sha256: string;
+  content: Buffer;
+  filename: string;
+}
+
+/** Picks what "latest" means: the highest stable version not yanked, else the highest not yanked, else the highest. */
+export function pickLatest<T extends { version: string; status: string }>(newestFirst: readonly T[]): T | null {
+  const live = newestFirst.filter((v) => v.status !== 'yanked');
+  return live.find((v) => !semver.prerelease(v.version)) ?? live[0] ?? newestFirst[0] ?? null;
+}
+
+@Injectable()
+export class SkillsQueryService {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async getSkill(author: string, name: string): Promise<SkillResponseDto> {
+    const skill = await this.findSkill(author, name);
+    const versions = (
+      await this.dataSource.getRepository(SkillVersion).find({
+        where: { skillId: skill.id },
+        order: { major: 'DESC', minor: 'DESC', patch: 'DESC' },
+        take: MAX_VERSIONS_LISTED,
+      })
+    ).sort((a, b) => semver.rcompare(a.version, b.version));
+    const certs = await this.certifications(versions.map((v) => v.id));
+    const latest = pickLatest(versions);
+    return {
+      id: kazmaSkillId(author, name),
+      author,
+      name,
+      created_at: skill.createdAt.toISOString(),
+      updated_at: skill.updatedAt.toISOString(),
+      latest: latest ? SkillVersionResponseDto.from(latest, author, name, certs.get(latest.id)) : null,
+      versions: versions.map((v) => ({
+        version: v.version,
+        status: v.status,
+        status_message: v.statusMessage,
+        bundle_sha256: v.bundleSha256,
+        published_at: v.createdAt.toISOString(),
+        certification: CertificationSummaryDto.from(certs.get(v.id)),
+      })),
+    };
+  }
+
+  async getVersion(author: string, name: string, version: string): Promise<SkillVersionResponseDto> {
+    const v = await this.findVersion(author, name, version);
+    const certs = await this.certifications([v.id]);
+    return SkillVersionResponseDto.from(v, author, name, certs.get(v.id));
+  }
+
+  async getBundle(author: string, name: string, version: string): Promise<BundleDownload> {
+    const v = await this.findVersion(author, name, version);
+    const blob = await this.dataSource
+      .getRepository(Blob)
+      .createQueryBuilder('b')
+      .addSelect('b.content')
+      .where('b.sha256 = :sha', { sha: v.bundleSha256 })
+      .getOneOrFail();
+    return { sha256: blob.sha256, content: blob.content, filename: `${author}-${name}-${version}.tar.gz` };
+  }
+
+  async setVersionStatus(
+    principal: Principal,
+    author: string,
+    name: string,
+    version: string,
+    dto: UpdateVersionStatusRequestDto,
+  ): Promise<SkillVersionResponseDto> {
+    await this.dataSource.transaction(async (m) => {
+      const namespace = await m.findOneBy(Namespace, { slug: author });
+      if (!namespace) throw new SkillNotFoundError(kazmaSkillId(author, name, version));
+      assertCanActOn(principal, namespace);
+      const v = await this.findVersion(author, name, version, m.getRepository(SkillVersion));
+      await m.update(SkillVersion, v.id, {
+        status: dto.status,
+        statusMessage: dto.message ?? null,
+        statusChangedAt: new Date(),
+      });
+    });
+    return this.getVersion(author, name, version);
+  }
+
+  private async findSkill(author: string, name: string): Promise<Skill> {
+    const skill = await this.dataSource
+      .getRepository(Skill)
+      .createQueryBuilder('s')
+      .innerJoin(Namespace, 'n', 'n.id = s.namespace_id')
+      .where('n.slug = :author AND s.name = :name', { author, name })
+      .getOne();
+    if (!skill) throw new SkillNotFoundError(kazmaSkillId(author, name));
+    return skill;
+  }
+
+  private async findVersion(author: string, name: string, version: string, repo = this.dataSource.getRepository(SkillVersion)) {
+    const v = await repo
+      .createQueryBuilder('v')
+      .innerJoin(Skill, 's', 's.id = v.skill_id')
+      .innerJoin(Namespace, 'n', 'n.id = s.namespace_id')
+      .where('n.slug = :author AND s.name = :name AND v.version = :version', { author, name, version })
+      .getOne();
+    if (!v) throw new SkillNotFoundError(kazmaSkillId(author, name, version));
+    return v;
+  }
+
+  private async certifications(versionIds: string[]): Promise<Map<string, Certification>> {
+    if (!versionIds.length) return new Map();
+    const rows = await this.dataSource.getRepository(Certification).findBy({
+      skillVersionId: In(versionIds),
+      policyVersion: CERTIFICATION_POLICY_VERSION,
+    });
+    return new Map(rows.map((c) => [c.skillVersionId, c]));
+  }
+}

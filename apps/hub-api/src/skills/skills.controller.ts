@@ -1,0 +1,137 @@
+import { Body, Controller, Get, Headers, HttpCode, Param, Patch, Post, Query, Req, Res, UploadedFile, UseGuards, UseInterceptors } from '@nestjs/common';
+import { FileInterceptor } from '@nestjs/platform-express';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiConsumes,
+  ApiCreatedResponse,
+  ApiHeader,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProduces,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { AuthGuard, CurrentPrincipal, RequireScope } from '../auth/auth.guard';
+import { AuthService } from '../auth/auth.service';
+import type { Principal } from '../auth/principal';
+import { PublishSkillQueryDto } from './dto/publish-skill.request.dto';
+import { PublishResponseDto, SkillResponseDto, SkillVersionResponseDto } from './dto/skill-version.response.dto';
+import { UpdateVersionStatusRequestDto } from './dto/update-version-status.request.dto';
+import { ValidateSkillResponseDto } from './dto/validate-skill.response.dto';
+import { SkillPublisher } from './skill-publisher.service';
+import { SkillsQueryService } from './skills-query.service';
+import { MissingBodyError } from './skills.errors';
+
+const bundleBody = { schema: { type: 'string', format: 'binary', description: 'The bundle: a gzipped tar of one skill folder.' } };
+
+function bundleBytes(req: Request, file: Express.Multer.File | undefined): Buffer {
+  if (file?.buffer?.length) return file.buffer;
+  if (Buffer.isBuffer(req.body) && req.body.length) return req.body;
+  throw new MissingBodyError();
+}
+
+@ApiTags('skills')
+@Controller('api/v1/skills')
+export class SkillsController {
+  constructor(
+    private readonly publisher: SkillPublisher,
+    private readonly query: SkillsQueryService,
+    private readonly auth: AuthService,
+  ) {}
+
+  @Post()
+  @UseGuards(AuthGuard)
+  @RequireScope('publish')
+  @UseInterceptors(FileInterceptor('bundle'))
+  @ApiBearerAuth()
+  @ApiOperation({ summary: 'Publish a version (201; 200 when the same bytes were already published; 409 for other bytes)' })
+  @ApiConsumes('application/gzip', 'multipart/form-data')
+  @ApiBody(bundleBody)
+  @ApiCreatedResponse({ type: PublishResponseDto })
+  @ApiOkResponse({ type: PublishResponseDto, description: 'Already published with identical bytes.' })
+  async publish(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: PublishSkillQueryDto,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+    @UploadedFile() file?: Express.Multer.File,
+  ): Promise<PublishResponseDto> {
+    const outcome = await this.publisher.publish(bundleBytes(req, file), principal, query);
+    res.status(outcome.created ? 201 : 200);
+    return outcome.response;
+  }
+
+  @Post('validate')
+  @HttpCode(200)
+  @UseInterceptors(FileInterceptor('bundle'))
+  @ApiOperation({ summary: 'Dry run: the same checks as publish; stores nothing. A token, if sent, is checked for the namespace.' })
+  @ApiConsumes('application/gzip', 'multipart/form-data')
+  @ApiBody(bundleBody)
+  @ApiOkResponse({ type: ValidateSkillResponseDto })
+  async validate(
+    @Query() query: PublishSkillQueryDto,
+    @Req() req: Request,
+    @Headers('authorization') authorization?: string,
+    @UploadedFile() file?: Express.Multer.File,
+  ): Promise<ValidateSkillResponseDto> {
+    const principal = await this.auth.authenticate(authorization);
+    return this.publisher.validate(bundleBytes(req, file), principal, query);
+  }
+
+  @Get(':author/:name')
+  @ApiOperation({ summary: 'A skill with its versions (newest first) and its latest version in full' })
+  @ApiOkResponse({ type: SkillResponseDto })
+  getSkill(@Param('author') author: string, @Param('name') name: string): Promise<SkillResponseDto> {
+    return this.query.getSkill(author, name);
+  }
+
+  @Get(':author/:name/versions/:version')
+  @ApiOperation({ summary: 'One version' })
+  @ApiOkResponse({ type: SkillVersionResponseDto })
+  getVersion(@Param('author') author: string, @Param('name') name: string, @Param('version') version: string) {
+    return this.query.getVersion(author, name, version);
+  }
+
+  @Get(':author/:name/versions/:version/bundle')
+  @ApiOperation({ summary: "The version's bundle, byte for byte (ETag = its SHA-256)" })
+  @ApiProduces('application/gzip')
+  @ApiHeader({ name: 'If-None-Match', required: false })
+  @ApiOkResponse({ description: 'The tar.gz bytes.' })
+  async getBundle(
+    @Param('author') author: string,
+    @Param('name') name: string,
+    @Param('version') version: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const bundle = await this.query.getBundle(author, name, version);
+    const etag = `"${bundle.sha256}"`;
+    res.setHeader('ETag', etag);
+    res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+    if (req.headers['if-none-match'] === etag) {
+      res.status(304).end();
+      return;
+    }
+    res.setHeader('Content-Type', 'application/gzip');
+    res.setHeader('Content-Disposition', `attachment; filename="${bundle.filename}"`);
+    res.setHeader('X-Content-SHA256', bundle.sha256);
+    res.status(200).end(bundle.content);
+  }
+
+  @Patch(':author/:name/versions/:version')
+  @UseGuards(AuthGuard)
+  @RequireScope('manage')
+  @ApiBearerAuth()
+  @ApiOperation({ summary: 'Deprecate, yank or restore a version (its bytes are never deleted)' })
+  @ApiOkResponse({ type: SkillVersionResponseDto })
+  setStatus(
+    @CurrentPrincipal() principal: Principal,
+    @Param('author') author: string,
+    @Param('name') name: string,
+    @Param('version') version: string,
+    @Body() dto: UpdateVersionStatusRequestDto,
+  ): Promise<SkillVersionResponseDto> {
+    return this.query.setVersionStatus(principal, author, name, version, dto);
+  }
+}

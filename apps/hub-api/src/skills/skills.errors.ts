@@ -1,0 +1,39 @@
+import { DomainError, type Problem } from '@skillhub/errors';
+
+export class InvalidManifestError extends DomainError {
+  constructor(problems: readonly Problem[]) {
+    const errors = problems.filter((p) => p.severity === 'error').length;
+    super('SKILL.INVALID_MANIFEST', `The skill has ${errors} problem${errors === 1 ? '' : 's'}; see errors.`, problems);
+  }
+}
+
+export class SkillVersionExistsError extends DomainError {
+  constructor(ref: string, existingSha256: string) {
+    super('SKILL.VERSION_EXISTS', `${ref} is already published with other bytes; versions are immutable, publish a new version.`, [], {
+      existing_bundle_sha256: existingSha256,
+    });
+  }
+}
+
+export class SkillNotFoundError extends DomainError {
+  constructor(ref: string) {
+    super('SKILL.NOT_FOUND', `No skill ${ref} on this hub.`);
+  }
+}
+
+export class NamespaceUnclaimedError extends DomainError {
+  constructor(slug: string) {
+    super(
+      'NAMESPACE.FORBIDDEN',
+      `Namespace "${slug}" is not claimed yet, and this token may not claim it (it needs the "claim" scope, or ask the operator).`,
+    );
+  }
+}
+
+export class MissingBodyError extends DomainError {
+  constructor() {
+    super('BUNDLE.UNSUPPORTED_MEDIA_TYPE', 'Send the bundle as the body (Content-Type: application/gzip) or as the multipart field "bundle".', [
+      { path: 'body', message: 'no bundle found in the request', severity: 'error' },
+    ]);
+  }
+}

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { UploadsModule } from '../common/uploads.module';
+import { SkillPublisher } from './skill-publisher.service';
+import { SkillsController } from './skills.controller';
+import { SkillsQueryService } from './skills-query.service';
+
+@Module({
+  imports: [AuthModule, UploadsModule],
+  controllers: [SkillsController],
+  providers: [SkillPublisher, SkillsQueryService],
+  exports: [SkillPublisher],
+})
+export class SkillsModule {}

@@ -1,0 +1,53 @@
+import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Req, UploadedFile, UseGuards, UseInterceptors } from '@nestjs/common';
+import { FileInterceptor } from '@nestjs/platform-express';
+import { ApiBearerAuth, ApiBody, ApiConsumes, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { AuthGuard, CurrentPrincipal, RequireScope } from '../auth/auth.guard';
+import type { Principal } from '../auth/principal';
+import { PublishResponseDto } from '../skills/dto/skill-version.response.dto';
+import { SubmitSkillRequestDto } from './dto/submit-skill.request.dto';
+import { SubmitSkillResponseDto } from './dto/submission.response.dto';
+import { SubmissionsService } from './submissions.service';
+
+@ApiTags('submissions')
+@Controller('api/v1')
+export class SubmissionsController {
+  constructor(private readonly submissions: SubmissionsService) {}
+
+  @Post('skills/submit')
+  @HttpCode(201)
+  @ApiOperation({
+    summary: "Kazma's `hub submit`: unauthenticated, so the skill is quarantined until its namespace's owner claims it",
+  })
+  @ApiCreatedResponse({ type: SubmitSkillResponseDto })
+  submit(@Body() dto: SubmitSkillRequestDto, @Req() req: Request): Promise<SubmitSkillResponseDto> {
+    return this.submissions.submit(dto, req.ip ?? req.socket.remoteAddress ?? 'unknown');
+  }
+
+  @Get('submissions/:id')
+  @ApiOperation({ summary: 'A submission and its state (quarantined, claimed or expired)' })
+  @ApiOkResponse({ type: SubmitSkillResponseDto })
+  get(@Param('id', new ParseUUIDPipe()) id: string): Promise<SubmitSkillResponseDto> {
+    return this.submissions.get(id);
+  }
+
+  @Post('submissions/:id/claim')
+  @HttpCode(201)
+  @UseGuards(AuthGuard)
+  @RequireScope('publish')
+  @UseInterceptors(FileInterceptor('bundle'))
+  @ApiBearerAuth()
+  @ApiOperation({ summary: 'Claim a submission for your namespace: send its bundle, or nothing when the manifest names no code' })
+  @ApiConsumes('application/gzip', 'multipart/form-data')
+  @ApiBody({ required: false, schema: { type: 'string', format: 'binary' } })
+  @ApiCreatedResponse({ type: PublishResponseDto })
+  claim(
+    @Param('id', new ParseUUIDPipe()) id: string,
+    @CurrentPrincipal() principal: Principal,
+    @Req() req: Request,
+    @UploadedFile() file?: Express.Multer.File,
+  ): Promise<PublishResponseDto> {
+    const body = file?.buffer ?? (Buffer.isBuffer(req.body) && req.body.length ? req.body : null);
+    return this.submissions.claim(id, principal, body);
+  }
+}

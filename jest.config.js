@@ -1,0 +1,23 @@
+// Three tiers in one run: unit (*.spec.ts, pure), integration (*.int-spec.ts, real
+// PostgreSQL and Redis) and e2e (test/*.e2e-spec.ts, over HTTP). `npm test` runs all.
+const { pathsToModuleNameMapper } = require('ts-jest');
+const { compilerOptions } = require('./tsconfig.json');
+
+const shared = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.spec.json' }] },
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  moduleNameMapper: pathsToModuleNameMapper(compilerOptions.paths, { prefix: '<rootDir>/' }),
+  rootDir: __dirname,
+};
+
+module.exports = {
+  transform: shared.transform,
+  globalSetup: '<rootDir>/libs/testing/src/jest-global-setup.ts',
+  globalTeardown: '<rootDir>/libs/testing/src/jest-global-teardown.ts',
+  projects: [
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
+    { ...shared, displayName: 'integration', testMatch: ['<rootDir>/{apps,libs}/**/*.int-spec.ts'], testTimeout: 30_000 },
+    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'], testTimeout: 60_000 },
+  ],
+};

@@ -1,0 +1,47 @@
+/** Every environment variable the apps read, with its default and its rule. Validated once, at start-up. */
+import { z } from 'zod';
+
+const bool = z
+  .enum(['0', '1', 'true', 'false'])
+  .transform((v) => v === '1' || v === 'true');
+
+const positiveInt = z.coerce.number().int().positive();
+
+export const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
+
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** Public base URL of the hub, used in links it prints. Defaults to http://HOST:PORT. */
+  HUB_PUBLIC_URL: z.url().optional(),
+  /** Honour X-Forwarded-For for client addresses (set behind a load balancer). */
+  TRUST_PROXY: bool.default(false),
+
+  /** PostgreSQL server. When unset, hub-api runs on an embedded PGlite under HUB_DATA_DIR. */
+  DATABASE_URL: z.url().optional(),
+  HUB_DATA_DIR: z.string().min(1).default('.skillhub-data'),
+
+  REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
+  /** Key prefix for every queue key, so several hubs (or test runs) can share one Redis. */
+  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/).default('skillhub'),
+
+  /** Operator token (≥ 32 characters). When unset in embedded mode, one is generated into HUB_DATA_DIR. */
+  HUB_ADMIN_TOKEN: z.string().min(32).optional(),
+
+  BUNDLE_MAX_COMPRESSED_BYTES: positiveInt.default(5 * 1024 * 1024),
+  BUNDLE_MAX_UNCOMPRESSED_BYTES: positiveInt.default(25 * 1024 * 1024),
+  BUNDLE_MAX_ENTRIES: positiveInt.default(2000),
+  BUNDLE_MAX_COMPRESSION_RATIO: positiveInt.default(100),
+
+  /** Unauthenticated Kazma submissions accepted per client address per hour. */
+  SUBMIT_RATE_LIMIT_PER_HOUR: positiveInt.default(10),
+  SUBMISSION_TTL_DAYS: positiveInt.default(30),
+  /** Publishes accepted per token per minute. */
+  PUBLISH_RATE_LIMIT_PER_MINUTE: positiveInt.default(60),
+
+  OUTBOX_POLL_MS: positiveInt.default(1000),
+  CERTIFIER_CONCURRENCY: positiveInt.default(2),
+});
+
+export type HubConfig = z.infer<typeof envSchema>;

@@ -1,0 +1,2 @@
+export * from './domain-error';
+export * from './problem';

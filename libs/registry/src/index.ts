@@ -1,0 +1,3 @@
+export * from './data-source';
+export * from './embedded-database';
+export * from './entities';

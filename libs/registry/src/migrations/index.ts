@@ -1,0 +1,4 @@
+/** Every migration, in order. Listed explicitly so the same list works from TypeScript and from dist/. */
+import { Init1795973621262 } from './1795973621262-init';
+
+export const MIGRATIONS = [Init1795973621262];

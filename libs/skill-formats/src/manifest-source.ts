@@ -1,0 +1,30 @@
+/** A parsed manifest as the field checks see it: its file, its root map and where its fields sit. */
+
+/** Keys and list indices from the manifest root down to a field, e.g. `['mcp_servers', 0, 'type']`. */
+export type FieldPath = readonly (string | number)[];
+
+export interface ManifestSource {
+  /** Path of the manifest inside the bundle (`skill_manifest.yaml`, `SKILL.md`, ...). */
+  file: string;
+  root: Record<string, unknown>;
+  /** 1-based line of a field in the file, when the manifest came from text. */
+  lineOf(path: FieldPath): number | undefined;
+}
+
+const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+/** `['mcp_servers', 0, 'type']` → `mcp_servers[0].type`; odd keys are quoted: `tools["a.b"]`. */
+export function formatFieldPath(path: FieldPath): string {
+  let text = '';
+  for (const step of path) {
+    if (typeof step === 'number') text += `[${step}]`;
+    else if (PLAIN_KEY.test(step)) text += text === '' ? step : `.${step}`;
+    else text += `[${JSON.stringify(step)}]`;
+  }
+  return text;
+}
+
+/** The `Problem.path` of a field: `skill_manifest.yaml#mcp_servers[0].type`, or just the file. */
+export function problemPath(file: string, path: FieldPath): string {
+  return path.length === 0 ? file : `${file}#${formatFieldPath(path)}`;
+}

@@ -1,0 +1,84 @@
+/** The one normalized model every skill format is parsed into. */
+import type { Problem } from '@skillhub/errors';
+
+export type SkillFormat = 'kazma' | 'swarmkit' | 'agent-skill';
+
+export const SKILL_FORMATS: readonly SkillFormat[] = ['kazma', 'swarmkit', 'agent-skill'];
+
+export type McpTransport = 'stdio' | 'sse' | 'streamable-http';
+
+/** A package an MCP server runs, as far as the manifest tells it. */
+export interface PackageRef {
+  registry: 'npm' | 'pypi';
+  /** Registry name: npm name as written (`@scope/name`), PyPI name normalized per PEP 503. */
+  name: string;
+  /** Exact version when the manifest pins one (`pkg@1.2.3`, `pkg==1.2.3`), else null. */
+  version: string | null;
+  /** The text it was read from, e.g. `npx -y @scope/name@1.2.3`. */
+  source: string;
+}
+
+export interface McpServerRef {
+  name: string;
+  transport: McpTransport;
+  /** argv for stdio servers. */
+  command: string[] | null;
+  /** URL for sse / streamable-http servers. */
+  url: string | null;
+  packages: PackageRef[];
+}
+
+export interface DeclaredTool {
+  name: string;
+  description: string;
+}
+
+export interface NormalizedSkill {
+  format: SkillFormat;
+  /** The author as written in the manifest (or the namespace, for formats that have none). */
+  author: string;
+  /** `slugify(author)`: the namespace the skill is published under. */
+  namespace: string;
+  name: string;
+  /** Strict semver `X.Y.Z` (pre-release allowed only where the format allows it). */
+  version: string;
+  description: string;
+  license: string | null;
+  category: string | null;
+  capabilities: string[];
+  permissions: string[];
+  tags: string[];
+  tools: DeclaredTool[];
+  mcpServers: McpServerRef[];
+  /** Path of the entry-point file inside the bundle (Kazma code skills), else null. */
+  entryPoint: string | null;
+  /** Path of the manifest file inside the bundle (`skill_manifest.yaml`, `SKILL.md`, `skill.yaml`). */
+  manifestPath: string;
+  homepage: string | null;
+  repository: string | null;
+  /** The parsed manifest document as plain JSON (for storage and later checks). */
+  manifest: Record<string, unknown>;
+}
+
+/** What the publisher's request says, for formats whose files lack it. */
+export interface ParseContext {
+  /** Namespace of the publisher (Agent Skills have no author field). */
+  namespace?: string;
+  /** Version from the publish request (Agent Skills have no version field). */
+  version?: string;
+  /** Name of the bundle's top-level folder, if any (an Agent Skill's name must equal it). */
+  folderName?: string | null;
+}
+
+export interface ParseResult {
+  /** Null whenever `problems` holds an error. */
+  skill: NormalizedSkill | null;
+  /** Every problem found, errors and warnings, in file order. */
+  problems: Problem[];
+}
+
+/** A file of the bundle, as the parser sees it. */
+export interface SkillFile {
+  path: string;
+  content: Buffer;
+}
