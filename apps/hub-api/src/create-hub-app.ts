@@ -1,5 +1,5 @@
 /** Builds the hub-api application (not yet listening); `main.ts` and the e2e tests share it. */
-import type { INestApplication } from '@nestjs/common';
+import type { INestApplication, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
@@ -13,10 +13,13 @@ import { HUB_VERSION } from './hub-version';
 
 export const BUNDLE_CONTENT_TYPES = ['application/gzip', 'application/x-gzip', 'application/octet-stream', 'application/x-tar+gzip'];
 const JSON_BODY_LIMIT = '256kb';
+const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
 
 export async function createHubApp(config: HubConfig, database: DatabaseEndpoint): Promise<INestApplication> {
   const app = await NestFactory.create<NestExpressApplication>(HubApiModule.forRoot(config, database), {
     bodyParser: false,
+    abortOnError: false,
+    logger: LOG_LEVELS.slice(0, LOG_LEVELS.indexOf(config.LOG_LEVEL) + 1),
   });
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);

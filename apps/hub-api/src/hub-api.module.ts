@@ -1,7 +1,6 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ConfigModule, type HubConfig } from '@skillhub/config';
-import { QueueModule } from '@skillhub/queue';
 import { buildDataSourceOptions } from '@skillhub/registry';
 import { AuthModule } from './auth/auth.module';
 import { HealthModule } from './health/health.module';
@@ -43,7 +42,6 @@ export class HubApiModule implements OnApplicationShutdown {
           }),
           retryAttempts: 3,
         }),
-        QueueModule,
         AuthModule,
         HealthModule,
         TokensModule,

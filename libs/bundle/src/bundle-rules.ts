@@ -37,7 +37,7 @@ const foldKey = (path: string): string => path.normalize('NFC').toLowerCase();
  */
 export class PathTree {
   private readonly nodes = new Map<string, { path: string; kind: PathKind }>();
-  /** Each clash is reported once even when many entries imply the same folders. */
+  /** Paths already reported: a clash on a folder is reported once, however many entries imply that folder. */
   private readonly reported = new Set<string>();
 
   add(path: string, kind: PathKind): Problem[] {
@@ -66,8 +66,8 @@ export class PathTree {
     } else if (kind === 'file') {
       message = `'${shown}' appears more than once`;
     }
-    if (message === null || this.reported.has(`${key}\0${path}`)) return [];
-    this.reported.add(`${key}\0${path}`);
+    if (message === null || this.reported.has(path)) return [];
+    this.reported.add(path);
     return [{ path: shown, message, severity: 'error' }];
   }
 }

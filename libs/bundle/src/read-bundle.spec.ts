@@ -348,6 +348,11 @@ describe('readBundle', () => {
       expect(error.message).toContain(name);
     });
 
+    it("refuses a folder named '/'", () => {
+      const error = expectInvalid(rawBundle(SKILL_MD, { name: '/', type: '5' }));
+      expect(problemAt(error, '/').message).toBe('the path is absolute');
+    });
+
     it('refuses a NUL inside a name and shows it escaped', () => {
       const name = Buffer.from('evil\0../../x.md');
       const error = expectInvalid(rawBundle(SKILL_MD, { name }));

@@ -136,20 +136,22 @@ const scanEntries = (tar: Buffer, limits: BundleLimits): Scan => {
   const scan: Scan = { files: [], folders: [], uncompressedSize: 0, problems: [] };
   const tree = new PathTree();
   let entryCount = 0;
-  let readToEnd = false;
+  /** Whether every entry was seen, so that "no files" is a finding rather than a guess. */
+  let complete = true;
   try {
     for (const entry of readTarEntries(tar)) {
       entryCount++;
       if (entryCount > limits.maxEntries) {
         // Stopping here bounds the work and the length of the problem list.
         scan.problems.push(archiveProblem(`the archive has more than ${limits.maxEntries} entries`));
+        complete = false;
         break;
       }
       inspectEntry(entry, limits, tree, scan);
     }
-    readToEnd = entryCount <= limits.maxEntries;
   } catch (error) {
     if (!(error instanceof TarFormatError)) throw error;
+    complete = false;
     scan.problems.push({ path: error.entryName ?? ARCHIVE_PATH, message: error.message, severity: 'error' });
   }
   if (scan.uncompressedSize > limits.maxUncompressedBytes) {
@@ -159,7 +161,7 @@ const scanEntries = (tar: Buffer, limits: BundleLimits): Scan => {
       ),
     );
   }
-  if (readToEnd && scan.files.length === 0) {
+  if (complete && scan.files.length === 0) {
     scan.problems.push(archiveProblem('the archive contains no files'));
   }
   return scan;
@@ -168,9 +170,9 @@ const scanEntries = (tar: Buffer, limits: BundleLimits): Scan => {
 const inspectEntry = (entry: TarEntry, limits: BundleLimits, tree: PathTree, scan: Scan): void => {
   const isFolder = entry.kind === 'folder';
   const name = stripLeadingDotSlash(entry.name);
-  const path = isFolder && name.endsWith('/') ? name.slice(0, -1) : name;
   // `tar -C skill .` stores the archive root itself as `./`; it names nothing to extract.
-  if (isFolder && entry.name !== '' && (path === '' || path === '.')) return;
+  if (isFolder && entry.name !== '' && (name === '' || name === '.')) return;
+  const path = isFolder && name.length > 1 && name.endsWith('/') ? name.slice(0, -1) : name;
 
   const shown = displayPath(path === '' ? entry.name : path);
   const messages = [...entry.problems, ...kindViolations(entry), ...pathViolations(path, limits.maxPathBytes)];

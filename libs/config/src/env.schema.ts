@@ -40,6 +40,9 @@ export const envSchema = z.object({
   /** Publishes accepted per token per minute. */
   PUBLISH_RATE_LIMIT_PER_MINUTE: positiveInt.default(60),
 
+  /** The hub the agent-runtime installs from (Kazma's variable name). */
+  KAZMA_HUB_URL: z.url().default('http://127.0.0.1:3000'),
+
   OUTBOX_POLL_MS: positiveInt.default(1000),
   CERTIFIER_CONCURRENCY: positiveInt.default(2),
 });

@@ -165,7 +165,8 @@ export class FieldReader {
 
   private typed(path: FieldPath, kind: ValueKind, required = false): unknown {
     const value = this.value(path);
-    if (isAbsent(value)) {
+    // A required field left empty (`tools: {x: }`) falls through to "must be a map, got nothing".
+    if (value === undefined || (value === null && !required)) {
       if (required) this.error(path, `${label(path)} is required`);
       return undefined;
     }

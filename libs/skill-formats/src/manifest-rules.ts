@@ -1,13 +1,15 @@
 /** Field rules the formats share, and the values some formats take from the publish request. */
 import type { Problem } from '@skillhub/errors';
-import type { StringRule } from './field-reader';
+import { echo, type StringRule } from './field-reader';
 import { NAMESPACE_SLUG_PATTERN, slugify } from './slugify';
 import type { ParseContext } from './skill.model';
 
 /** Kazma skill names and SwarmKit ids. */
+export const IDENTIFIER = /^[a-z][a-z0-9-]*$/;
+
 export const IDENTIFIER_RULE: StringRule = {
   max: 64,
-  pattern: /^[a-z][a-z0-9-]*$/,
+  pattern: IDENTIFIER,
   patternHint: 'kebab-case: a lowercase letter, then lowercase letters, digits or "-"',
 };
 
@@ -26,40 +28,28 @@ export function namespaceOf(author: string): string | null {
   return NAMESPACE_SLUG_PATTERN.test(namespace) ? namespace : null;
 }
 
-/** Author and namespace from the publish request, for formats whose files name no author. */
+/**
+ * Author and namespace from the publish request, for formats whose files name no author: the
+ * publisher's namespace is both (it is already a slug, so `slugify` would leave it unchanged).
+ */
 export function publisherFromContext(
   context: ParseContext,
   formatName: string,
   problems: Problem[],
 ): { author: string; namespace: string } | null {
-  const author = context.namespace?.trim();
-  if (!author) {
+  const namespace = context.namespace;
+  if (namespace === undefined || namespace === '') {
     problems.push(requestError('namespace', `${formatName} skills carry no author: the publisher's namespace is needed`));
     return null;
   }
-  const namespace = namespaceOf(author);
-  if (namespace === null) {
-    problems.push(requestError('namespace', `Namespace ${JSON.stringify(author.slice(0, 60))} is not a valid namespace`));
+  if (!NAMESPACE_SLUG_PATTERN.test(namespace)) {
+    problems.push(requestError('namespace', `Namespace ${echo(namespace)} must be 1-39 characters of a-z, 0-9 and "-"`));
     return null;
   }
-  return { author, namespace };
-}
-
-/** The version from the publish request, for formats whose files carry none. */
-export function versionFromContext(context: ParseContext, hint: string, problems: Problem[]): string | null {
-  const version = context.version;
-  if (version === undefined || version === '') {
-    problems.push(requestError('version', hint));
-    return null;
-  }
-  if (version.length > 64 || !STRICT_VERSION.test(version)) {
-    problems.push(requestError('version', `Version ${JSON.stringify(version.slice(0, 64))} must be X.Y.Z (three numbers, no "v", no pre-release)`));
-    return null;
-  }
-  return version;
+  return { author: namespace, namespace };
 }
 
 /** Problems with the publish request point at the request's field, not at a file. */
-function requestError(field: 'namespace' | 'version', message: string): Problem {
+export function requestError(field: 'namespace' | 'version', message: string): Problem {
   return { path: field, message, severity: 'error' };
 }

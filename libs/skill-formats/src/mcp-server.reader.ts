@@ -1,5 +1,5 @@
 /** Reads one MCP server entry (Kazma's `mcp_servers[]`, SwarmKit's `workspace.yaml`) into an McpServerRef. */
-import type { FieldPath } from './manifest-source';
+import { formatFieldPath, type FieldPath } from './manifest-source';
 import { echo, type FieldReader } from './field-reader';
 import { extractPackageRefs, packageRefFromSpec, splitCommandLine } from './package-ref.extractor';
 import type { McpServerRef, McpTransport, PackageRef } from './skill.model';
@@ -42,7 +42,9 @@ export function readMcpServer(reader: FieldReader, path: FieldPath, shape: McpSe
 function readTransport(reader: FieldReader, path: FieldPath, keys: readonly string[]): McpTransport | null {
   const given = keys.filter((key) => reader.has([...path, key]));
   if (given.length === 0) {
-    reader.error([...path, keys[0] as string], `${keys.join(' or ')} is required: one of ${TRANSPORTS.join(', ')}`);
+    const [first, ...others] = keys.map((key) => formatFieldPath([...path, key]));
+    const alternatives = others.length > 0 ? ` (or ${others.join(', ')})` : '';
+    reader.error([...path, keys[0] as string], `${first}${alternatives} is required: one of ${TRANSPORTS.join(', ')}`);
     return null;
   }
   const values = given.map((key) => reader.oneOf([...path, key], ACCEPTED_TRANSPORTS));

@@ -3,7 +3,19 @@
  * every parser complaint is an error, and resource use is bounded before any work is done.
  */
 import type { Problem } from '@skillhub/errors';
-import { isNode, LineCounter, parseDocument, type Document, type ParseOptions, type YAMLError } from 'yaml';
+import {
+  isMap,
+  isNode,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseDocument,
+  type Document,
+  type DocumentOptions,
+  type ParseOptions,
+  type SchemaOptions,
+  type YAMLError,
+} from 'yaml';
 import type { FieldPath, ManifestSource } from './manifest-source';
 import type { SkillFile } from './skill.model';
 
@@ -13,7 +25,7 @@ export const MAX_MANIFEST_BYTES = 256 * 1024;
 /** Alias expansions allowed in one document; a "billion laughs" document needs far more. */
 export const MAX_YAML_ALIASES = 50;
 
-const YAML_OPTIONS = {
+const YAML_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
   schema: 'core',
   customTags: [],
   // Otherwise `!!binary`, `!!set`, `!!timestamp`... from other schemas would still resolve.
@@ -26,7 +38,7 @@ const YAML_OPTIONS = {
   prettyErrors: false,
   // 'error' keeps the library quiet; 'silent' would also drop the multiple-documents error.
   logLevel: 'error',
-} as const;
+};
 
 /** Decodes a manifest file as UTF-8, refusing it when it is too large or not valid UTF-8. */
 export function decodeManifestText(file: SkillFile, problems: Problem[]): string | null {
@@ -49,7 +61,7 @@ export function decodeManifestText(file: SkillFile, problems: Problem[]): string
  */
 export function parseSafeYaml(text: string, file: string, problems: Problem[], lineOffset = 0): ManifestSource | null {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { ...YAML_OPTIONS, lineCounter } satisfies ParseOptions);
+  const doc = parseDocument(text, { ...YAML_OPTIONS, lineCounter });
   const lineAt = (offset: number): number => lineCounter.linePos(offset).line + lineOffset;
 
   // The parser only warns about unknown tags (`!foo`, `!!python/object`); here every complaint is an error.
@@ -91,13 +103,25 @@ function expandAliases(doc: Document, file: string, problems: Problem[]): unknow
   }
 }
 
-/** Line of the field, or of its closest enclosing entry when the field itself is missing. */
+/** Line of the field's key, or of its closest enclosing entry when the field itself is missing. */
 function nearestLine(doc: Document, path: FieldPath, lineAt: (offset: number) => number): number | undefined {
   for (let depth = path.length; depth > 0; depth--) {
-    const node: unknown = doc.getIn(path.slice(0, depth), true);
-    if (isNode(node) && node.range) return lineAt(node.range[0]);
+    const start = fieldStart(doc, path.slice(0, depth));
+    if (start !== undefined) return lineAt(start);
   }
   return undefined;
+}
+
+/** Where a map entry's key or a list item begins: the line a reader looks for. */
+function fieldStart(doc: Document, path: FieldPath): number | undefined {
+  const parent: unknown = path.length === 1 ? doc.contents : doc.getIn(path.slice(0, -1));
+  const step = path[path.length - 1];
+  const node: unknown = isMap(parent)
+    ? parent.items.find((pair) => isScalar(pair.key) && pair.key.value === step)?.key
+    : isSeq(parent) && typeof step === 'number'
+      ? parent.items[step]
+      : undefined;
+  return isNode(node) ? node.range?.[0] : undefined;
 }
 
 function fileError(file: string, message: string): Problem {

@@ -1,6 +1,6 @@
 /** Removes whatever this run's test files left behind (a crashed file skips its own afterAll). */
 import { TEST_DATABASE_PREFIX, testRunId } from './test-env';
-import { dropTestDatabase, withAdminClient } from './test-database';
+import { dropTestDatabase, withAdminClient } from './test-admin';
 import { deleteRedisKeys, TEST_REDIS_PREFIX } from './test-redis';
 
 export default async function globalTeardown(): Promise<void> {

@@ -4,9 +4,9 @@
  * remove what a crashed run left, and the guard refuses any other name.
  */
 import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from '@skillhub/registry';
+import { assertTestDatabaseName, dropTestDatabase, withAdminClient } from './test-admin';
 import { TEST_DATABASE_PREFIX, testAdminDatabaseUrl, testRunId } from './test-env';
 
 export interface TestDatabase {
@@ -15,27 +15,11 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-export function assertTestDatabaseName(name: string): void {
-  if (!name.startsWith(TEST_DATABASE_PREFIX) || !/^[a-z0-9_]+$/.test(name)) {
-    throw new Error(`refusing to touch database "${name}": test databases are named ${TEST_DATABASE_PREFIX}*`);
-  }
-}
-
 const urlFor = (name: string): string => {
   const url = new URL(testAdminDatabaseUrl());
   url.pathname = `/${name}`;
   return url.toString();
 };
-
-export async function withAdminClient<T>(fn: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: testAdminDatabaseUrl() });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
 
 /** Creates and migrates a fresh database. Pass `migrate: false` for an empty one. */
 export async function createTestDatabase(options: { migrate?: boolean } = {}): Promise<TestDatabase> {
@@ -55,7 +39,3 @@ export async function createTestDatabase(options: { migrate?: boolean } = {}): P
   return { name, url, drop: () => dropTestDatabase(name) };
 }
 
-export async function dropTestDatabase(name: string): Promise<void> {
-  assertTestDatabaseName(name);
-  await withAdminClient((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
-}

@@ -1,11 +1,11 @@
 /**
- * Domain error codes → HTTP statuses, by the code's last part so every library's
- * errors map the same way (`SKILL.VERSION_EXISTS` and `TOKEN.NOT_FOUND` alike).
+ * Domain error codes → HTTP statuses, by how the code ends, so every library's errors
+ * map the same way (`SKILL.VERSION_EXISTS` and `TOKEN.NOT_FOUND` alike).
  */
 const BY_SUFFIX: ReadonlyArray<[RegExp, number]> = [
-  [/\.NOT_FOUND$/, 404],
-  [/\.(EXISTS|CONFLICT)$/, 409],
-  [/\.TOO_LARGE$/, 413],
+  [/[._]NOT_FOUND$/, 404],
+  [/[._](EXISTS|CONFLICT)$/, 409],
+  [/[._]TOO_LARGE$/, 413],
   [/\.UNSUPPORTED_MEDIA_TYPE$/, 415],
   [/\.(INVALID_MANIFEST|UNPROCESSABLE)$/, 422],
   [/\.RATE_LIMITED$/, 429],

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { QueueModule } from '@skillhub/queue';
 import { AuthModule } from '../auth/auth.module';
 import { UploadsModule } from '../common/uploads.module';
 import { SkillPublisher } from './skill-publisher.service';
@@ -6,7 +7,7 @@ import { SkillsController } from './skills.controller';
 import { SkillsQueryService } from './skills-query.service';
 
 @Module({
-  imports: [AuthModule, UploadsModule],
+  imports: [AuthModule, QueueModule, UploadsModule],
   controllers: [SkillsController],
   providers: [SkillPublisher, SkillsQueryService],
   exports: [SkillPublisher],

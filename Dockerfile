@@ -1,0 +1,19 @@
+# One image for hub-api, certifier-worker, agent-runtime and the migration job.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig*.json nest-cli.json ./
+COPY apps apps
+COPY libs libs
+RUN npm run build && npm prune --omit=dev
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=build /app/package.json /app/package-lock.json ./
+COPY --from=build /app/node_modules node_modules
+COPY --from=build /app/dist dist
+USER node
+EXPOSE 3000
+CMD ["node", "dist/apps/hub-api/src/main.js"]

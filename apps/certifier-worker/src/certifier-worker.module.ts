@@ -1,0 +1,17 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ConfigModule, type HubConfig } from '@skillhub/config';
+import { buildDataSourceOptions } from '@skillhub/registry';
+import { WorkerConnectionCheck } from './worker-connection-check.service';
+
+/** The certifier's process: no HTTP server, one database pool, BullMQ consumers. */
+@Module({})
+export class CertifierWorkerModule {
+  static forRoot(config: HubConfig, databaseUrl: string): DynamicModule {
+    return {
+      module: CertifierWorkerModule,
+      imports: [ConfigModule.forRoot(config), TypeOrmModule.forRoot(buildDataSourceOptions(databaseUrl))],
+      providers: [WorkerConnectionCheck],
+    };
+  }
+}

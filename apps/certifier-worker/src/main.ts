@@ -1,0 +1,32 @@
+/**
+ * certifier-worker: a BullMQ worker process (no HTTP server) for hubs on PostgreSQL.
+ * With the embedded database the same processor runs inside hub-api instead.
+ */
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { ConfigError, type HubConfig, loadConfig } from '@skillhub/config';
+import { CertifierWorkerModule } from './certifier-worker.module';
+
+async function bootstrap(): Promise<void> {
+  let config: HubConfig;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(err.message);
+    process.exit(1);
+  }
+  if (!config.DATABASE_URL) {
+    console.error('DATABASE_URL is required: the worker runs beside a hub on PostgreSQL (the embedded hub certifies in-process).');
+    process.exit(1);
+  }
+  const app = await NestFactory.createApplicationContext(CertifierWorkerModule.forRoot(config, config.DATABASE_URL));
+  app.enableShutdownHooks();
+  new Logger('certifier-worker').log('ready');
+}
+
+bootstrap().catch((err: Error) => {
+  console.error(`certifier-worker failed to start: ${err.message}`);
+  process.exit(1);
+});

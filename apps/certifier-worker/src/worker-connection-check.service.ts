@@ -1,0 +1,34 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
+import { createRedisConnection } from '@skillhub/queue';
+
+/**
+ * Start-up check: the worker refuses to run on a database that lacks the schema
+ * or without Redis, and says which one is wrong. The certification processor that
+ * consumes the `certification` queue arrives with the certification pipeline.
+ */
+@Injectable()
+export class WorkerConnectionCheck implements OnApplicationBootstrap {
+  private readonly logger = new Logger('certifier-worker');
+
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(HUB_CONFIG) private readonly config: HubConfig,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (await this.dataSource.showMigrations()) {
+      throw new Error('the database has pending migrations: run `npm run migration:run` first');
+    }
+    const redis = createRedisConnection(this.config.REDIS_URL, 'producer');
+    try {
+      await redis.ping();
+    } catch (err) {
+      throw new Error(`Redis at REDIS_URL is unreachable: ${(err as Error).message}`);
+    } finally {
+      redis.disconnect();
+    }
+    this.logger.log(`connected to PostgreSQL and Redis (queue prefix "${this.config.REDIS_PREFIX}")`);
+  }
+}

@@ -1,0 +1,5 @@
+export * from './skill-bundles';
+export * from './test-admin';
+export * from './test-database';
+export * from './test-env';
+export * from './test-redis';

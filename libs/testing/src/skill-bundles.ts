@@ -1,0 +1,82 @@
+/** Factories for valid skill bundles of each format; tests change one thing at a time from these. */
+import { randomBytes } from 'node:crypto';
+import { stringify } from 'yaml';
+import { writeBundle, type BundleInputFile } from '@skillhub/bundle';
+
+export const uniqueName = (prefix = 'skill'): string => `${prefix}-${randomBytes(4).toString('hex')}`;
+
+export interface KazmaSkillOptions {
+  name?: string;
+  version?: string;
+  author?: string;
+  manifest?: Record<string, unknown>;
+  code?: string;
+  extraFiles?: BundleInputFile[];
+}
+
+export function kazmaManifest(o: KazmaSkillOptions = {}): Record<string, unknown> {
+  return {
+    name: o.name ?? uniqueName('weather'),
+    version: o.version ?? '1.0.0',
+    description: 'Reports the current weather for a city using a public API.',
+    author: o.author ?? 'Acme Labs',
+    license: 'MIT',
+    category: 'utilities',
+    capabilities: ['weather'],
+    permissions: ['network_outbound'],
+    entry_point: 'weather_skill:WeatherSkill',
+    tags: ['weather', 'forecast'],
+    tools: { get_weather: { description: 'Current weather for a city', category: 'read' } },
+    ...o.manifest,
+  };
+}
+
+export function kazmaBundle(o: KazmaSkillOptions = {}): Buffer {
+  const manifest = kazmaManifest(o);
+  return writeBundle(
+    [
+      { path: 'skill_manifest.yaml', content: stringify(manifest) },
+      { path: 'weather_skill.py', content: o.code ?? 'class WeatherSkill:\n    def run(self, city):\n        return city\n' },
+      ...(o.extraFiles ?? []),
+    ],
+    { rootFolder: String(manifest.name) },
+  );
+}
+
+export function swarmkitSkill(o: { id?: string; version?: string } = {}): Record<string, unknown> {
+  return {
+    apiVersion: 'swarmkit/v1',
+    kind: 'Skill',
+    metadata: { id: o.id ?? uniqueName('search'), name: 'Web search', description: 'Searches the web through an MCP server.' },
+    category: 'capability',
+    implementation: { type: 'mcp_tool', server: 'search', tool: 'web_search' },
+    provenance: { authored_by: 'human', version: o.version ?? '1.0.0' },
+  };
+}
+
+export function swarmkitBundle(o: { id?: string; version?: string; skill?: Record<string, unknown> } = {}): Buffer {
+  const skill = o.skill ?? swarmkitSkill(o);
+  const id = String((skill.metadata as { id: string }).id);
+  return writeBundle(
+    [
+      { path: 'skill.yaml', content: stringify(skill) },
+      {
+        path: 'workspace.yaml',
+        content: stringify({ mcp_servers: [{ id: 'search', transport: 'stdio', command: ['npx', '-y', '@acme/search-mcp@1.2.3'] }] }),
+      },
+    ],
+    { rootFolder: id },
+  );
+}
+
+export function agentSkillBundle(o: { name?: string; description?: string; body?: string } = {}): Buffer {
+  const name = o.name ?? uniqueName('pdf-tools');
+  const md = `---\nname: ${name}\ndescription: ${o.description ?? 'Extracts text and tables from PDF files.'}\nlicense: Apache-2.0\n---\n\n${o.body ?? '# PDF tools\n\nUse scripts/extract.py to read a PDF.\n'}`;
+  return writeBundle(
+    [
+      { path: 'SKILL.md', content: md },
+      { path: 'scripts/extract.py', content: 'print("extract")\n' },
+    ],
+    { rootFolder: name },
+  );
+}
