@@ -2,7 +2,7 @@
 // `npm start`: builds when the sources are newer than the build, then runs hub-api
 // on the embedded default (or on DATABASE_URL when it is set).
 const { execSync, spawn } = require('node:child_process');
-const { existsSync, readdirSync, statSync } = require('node:fs');
+const { existsSync, readdirSync, statSync, utimesSync } = require('node:fs');
 const { join } = require('node:path');
 
 const root = join(__dirname, '..');
@@ -14,7 +14,7 @@ function newestSource(dir) {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, e.name);
     if (e.isDirectory()) newest = Math.max(newest, newestSource(p));
-    else if (e.name.endsWith('.ts')) newest = Math.max(newest, statSync(p).mtimeMs);
+    else if (e.name.endsWith('.ts') && !/\.(int-)?spec\.ts$/.test(e.name)) newest = Math.max(newest, statSync(p).mtimeMs);
   }
   return newest;
 }
@@ -26,6 +26,9 @@ const stale =
 if (stale) {
   console.log('Building Skill Hub (first start or changed sources)…');
   execSync('npm run build', { cwd: root, stdio: 'inherit' });
+  // An incremental build with nothing to emit leaves the stamp untouched; mark it fresh.
+  const now = new Date();
+  utimesSync(stamp, now, now);
 }
 const child = spawn(process.execPath, [entry], { stdio: 'inherit', env: process.env });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));

@@ -25,7 +25,7 @@ export class WorkerConnectionCheck implements OnApplicationBootstrap {
     try {
       await redis.ping();
     } catch (err) {
-      throw new Error(`Redis at REDIS_URL is unreachable: ${(err as Error).message}`);
+      throw new Error(`Redis at REDIS_URL is unreachable: ${(err as Error).message}`, { cause: err });
     } finally {
       redis.disconnect();
     }

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { envSchema, type HubConfig } from './env.schema';
 
 export class ConfigError extends Error {}

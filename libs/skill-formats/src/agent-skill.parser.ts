@@ -29,7 +29,7 @@ interface SkillDocument {
 
 export function parseAgentSkill(manifestFile: SkillFile, context: ParseContext): ParseResult {
   const problems: Problem[] = [];
-  const publisher = publisherFromContext(context, 'Agent', problems);
+  const publisher = publisherFromContext(context, 'Agent Skills', problems);
   const version = versionFromContext(context, problems);
   const text = decodeManifestText(manifestFile, problems);
   const document = text === null ? null : splitFrontMatter(text);
@@ -131,7 +131,11 @@ function checkInstructions(document: SkillDocument, file: string, problems: Prob
   }
   for (const finding of scanText(document.instructions)) {
     const line = document.instructionsLine + lineOfIndex(document.instructions, finding.index) - 1;
-    problems.push({ path: file, message: `The body of ${file} ${finding.message} (line ${line})`, severity: finding.severity });
+    problems.push({
+      path: file,
+      message: `The body of ${file} ${finding.message} (line ${line})`,
+      severity: finding.severity,
+    });
   }
 }
 
@@ -143,7 +147,9 @@ function versionFromContext(context: ParseContext, problems: Problem[]): string 
     return null;
   }
   if (version.length > 64 || !STRICT_VERSION.test(version)) {
-    problems.push(requestError('version', `Version ${echo(version)} must be X.Y.Z (three numbers, no "v", no pre-release)`));
+    problems.push(
+      requestError('version', `Version ${echo(version)} must be X.Y.Z (three numbers, no "v", no pre-release)`),
+    );
     return null;
   }
   return version;

@@ -6,9 +6,7 @@ import type { SkillFile, SkillFormat } from './skill.model';
 export const KAZMA_MANIFEST_FILE = 'skill_manifest.yaml';
 export const AGENT_SKILL_FILE = 'SKILL.md';
 
-export type FormatDetection =
-  | { ok: true; format: SkillFormat; manifest: SkillFile }
-  | { ok: false; problem: Problem };
+export type FormatDetection = { ok: true; format: SkillFormat; manifest: SkillFile } | { ok: false; problem: Problem };
 
 /** Root files named in a "which files were found" message; the rest are counted. */
 const LISTED_FILES_MAX = 20;

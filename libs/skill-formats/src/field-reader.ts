@@ -33,10 +33,6 @@ export class FieldReader {
     private readonly problems: Problem[],
   ) {}
 
-  get file(): string {
-    return this.source.file;
-  }
-
   /** The raw value at `path`; own properties only, so `constructor` or `__proto__` never leak in. */
   value(path: FieldPath): unknown {
     let current: unknown = this.source.root;
@@ -73,11 +69,17 @@ export class FieldReader {
       return null;
     }
     if (value.trim().length < min) {
-      this.error(path, min === 1 ? `${label(path)} must not be empty` : `${label(path)} must be at least ${min} characters long`);
+      this.error(
+        path,
+        min === 1 ? `${label(path)} must not be empty` : `${label(path)} must be at least ${min} characters long`,
+      );
       return null;
     }
     if (rule.pattern && !rule.pattern.test(value)) {
-      this.error(path, `${label(path)} must be ${rule.patternHint ?? `like ${rule.pattern.source}`}, got ${echo(value)}`);
+      this.error(
+        path,
+        `${label(path)} must be ${rule.patternHint ?? `like ${rule.pattern.source}`}, got ${echo(value)}`,
+      );
       return null;
     }
     return value;

@@ -5,27 +5,70 @@ import { echo, FieldReader, kindOf, type StringRule } from './field-reader';
 import type { ManifestSource } from './manifest-source';
 import { IDENTIFIER_RULE, namespaceOf, VERSION_RULE } from './manifest-rules';
 import { readMcpServer, type McpServerShape } from './mcp-server.reader';
-import { decodeManifestText, parseSafeYaml } from './safe-yaml';
+import { readYamlManifest } from './safe-yaml';
 import type { DeclaredTool, McpServerRef, ParseResult, SkillFile } from './skill.model';
 
 const KNOWN_FIELDS = [
-  'name', 'version', 'description', 'author', 'license', 'capabilities', 'dependencies', 'mcp_servers',
-  'permissions', 'entry_point', 'config_schema', 'min_core_version', 'tags', 'homepage', 'repository',
-  'category', 'tools', 'checksum', 'signature',
+  'name',
+  'version',
+  'description',
+  'author',
+  'license',
+  'capabilities',
+  'dependencies',
+  'mcp_servers',
+  'permissions',
+  'entry_point',
+  'config_schema',
+  'min_core_version',
+  'tags',
+  'homepage',
+  'repository',
+  'category',
+  'tools',
+  'checksum',
+  'signature',
 ];
 
 /** Permissions Kazma knows; its readiness check takes 5 points off for each other one. */
 const KNOWN_PERMISSIONS = [
-  'file_read', 'file_write', 'network_outbound', 'network_inbound', 'camera_access', 'mqtt_broker',
-  'database_read', 'database_write',
+  'file_read',
+  'file_write',
+  'network_outbound',
+  'network_inbound',
+  'camera_access',
+  'mqtt_broker',
+  'database_read',
+  'database_write',
 ];
 
 /** Common SPDX ids; another id is accepted with a warning (the full list is not worth carrying here). */
 const COMMON_LICENSES = new Set([
-  'MIT', 'Apache-2.0', 'BSD-2-Clause', 'BSD-3-Clause', 'ISC', '0BSD', 'Unlicense', 'CC0-1.0', 'CC-BY-4.0',
-  'CC-BY-SA-4.0', 'MPL-2.0', 'EPL-2.0', 'BSL-1.0', 'Zlib', 'Python-2.0', 'GPL-2.0-only', 'GPL-2.0-or-later',
-  'GPL-3.0-only', 'GPL-3.0-or-later', 'LGPL-2.1-only', 'LGPL-2.1-or-later', 'LGPL-3.0-only',
-  'LGPL-3.0-or-later', 'AGPL-3.0-only', 'AGPL-3.0-or-later',
+  'MIT',
+  'Apache-2.0',
+  'BSD-2-Clause',
+  'BSD-3-Clause',
+  'ISC',
+  '0BSD',
+  'Unlicense',
+  'CC0-1.0',
+  'CC-BY-4.0',
+  'CC-BY-SA-4.0',
+  'MPL-2.0',
+  'EPL-2.0',
+  'BSL-1.0',
+  'Zlib',
+  'Python-2.0',
+  'GPL-2.0-only',
+  'GPL-2.0-or-later',
+  'GPL-3.0-only',
+  'GPL-3.0-or-later',
+  'LGPL-2.1-only',
+  'LGPL-2.1-or-later',
+  'LGPL-3.0-only',
+  'LGPL-3.0-or-later',
+  'AGPL-3.0-only',
+  'AGPL-3.0-or-later',
 ]);
 
 /** `my_skill.py`, `my_skill` or `my_skill:ClassName`: a Python module beside the manifest, never a path. */
@@ -35,7 +78,7 @@ const TOOL_NAME_MAX = 128;
 
 const MCP_SERVER_SHAPE: McpServerShape = {
   nameKey: 'name',
-  namePattern: /^[A-Za-z0-9][A-Za-z0-9_-]*$/,
+  nameRule: { max: 64, pattern: /^[A-Za-z0-9][A-Za-z0-9_-]*$/, patternHint: 'made of letters, digits, "-" and "_"' },
   transportKeys: ['type', 'transport'],
   urlKey: 'url',
 };
@@ -43,13 +86,16 @@ const MCP_SERVER_SHAPE: McpServerShape = {
 const SHORT_TEXT: StringRule = { max: 128 };
 const DESCRIPTION: StringRule = { max: 4096 };
 const LIST_ITEM: StringRule = { max: 64 };
-const SHA256_HEX: StringRule = { max: 64, pattern: /^[0-9a-f]{64}$/, patternHint: '64 lowercase hex digits (a SHA-256)' };
+const SHA256_HEX: StringRule = {
+  max: 64,
+  pattern: /^[0-9a-f]{64}$/,
+  patternHint: '64 lowercase hex digits (a SHA-256)',
+};
 
 /** A Kazma skill from its bundle: the manifest's rules, plus the entry-point file must be there. */
 export function parseKazmaSkill(files: readonly SkillFile[], manifestFile: SkillFile): ParseResult {
   const problems: Problem[] = [];
-  const text = decodeManifestText(manifestFile, problems);
-  const source = text === null ? null : parseSafeYaml(text, manifestFile.path, problems);
+  const source = readYamlManifest(manifestFile, problems);
   if (!source) return { skill: null, problems };
   return readKazmaManifest(source, problems, new Set(files.map((file) => file.path)));
 }
@@ -70,7 +116,11 @@ export function parseKazmaManifestObject(manifest: unknown): ParseResult {
 }
 
 /** `bundlePaths` is null when only the manifest is known. */
-function readKazmaManifest(source: ManifestSource, problems: Problem[], bundlePaths: ReadonlySet<string> | null): ParseResult {
+function readKazmaManifest(
+  source: ManifestSource,
+  problems: Problem[],
+  bundlePaths: ReadonlySet<string> | null,
+): ParseResult {
   const reader = new FieldReader(source, problems);
   reader.onlyKeys([], KNOWN_FIELDS, 'warning');
 
@@ -95,7 +145,14 @@ function readKazmaManifest(source: ManifestSource, problems: Problem[], bundlePa
   reader.string(['checksum'], SHA256_HEX);
   reader.string(['signature'], SHA256_HEX);
 
-  if (hasErrors(problems) || name === null || version === null || description === null || author === null || license === null) {
+  if (
+    hasErrors(problems) ||
+    name === null ||
+    version === null ||
+    description === null ||
+    author === null ||
+    license === null
+  ) {
     return { skill: null, problems };
   }
   return {
@@ -138,7 +195,10 @@ function readAuthor(reader: FieldReader): { name: string; namespace: string } | 
 function readLicense(reader: FieldReader): string | null {
   const license = reader.string(['license'], { ...SHORT_TEXT, required: true });
   if (license === null) return null;
-  const ids = license.replace(/[()]/g, ' ').split(/\s+(?:OR|AND)\s+/).map((id) => id.trim().replace(/\+$/, ''));
+  const ids = license
+    .replace(/[()]/g, ' ')
+    .split(/\s+(?:OR|AND)\s+/)
+    .map((id) => id.trim().replace(/\+$/, ''));
   const unknown = ids.filter((id) => !COMMON_LICENSES.has(id));
   if (unknown.length > 0) {
     reader.warning(['license'], `license ${unknown.map(echo).join(', ')} is not a common SPDX license id`);
@@ -195,7 +255,10 @@ function readTools(reader: FieldReader): DeclaredTool[] {
 function readPermissions(reader: FieldReader): string[] {
   const permissions = reader.stringList(['permissions'], LIST_ITEM);
   for (const permission of permissions.filter((candidate) => !KNOWN_PERMISSIONS.includes(candidate))) {
-    reader.warning(['permissions'], `Unknown permission ${echo(permission)} (Kazma takes 5 points off its score for each)`);
+    reader.warning(
+      ['permissions'],
+      `Unknown permission ${echo(permission)} (Kazma takes 5 points off its score for each)`,
+    );
   }
   return permissions;
 }

@@ -5,11 +5,9 @@ import { NAMESPACE_SLUG_PATTERN, slugify } from './slugify';
 import type { ParseContext } from './skill.model';
 
 /** Kazma skill names and SwarmKit ids. */
-export const IDENTIFIER = /^[a-z][a-z0-9-]*$/;
-
 export const IDENTIFIER_RULE: StringRule = {
   max: 64,
-  pattern: IDENTIFIER,
+  pattern: /^[a-z][a-z0-9-]*$/,
   patternHint: 'kebab-case: a lowercase letter, then lowercase letters, digits or "-"',
 };
 
@@ -34,16 +32,18 @@ export function namespaceOf(author: string): string | null {
  */
 export function publisherFromContext(
   context: ParseContext,
-  formatName: string,
+  formatLabel: string,
   problems: Problem[],
 ): { author: string; namespace: string } | null {
   const namespace = context.namespace;
   if (namespace === undefined || namespace === '') {
-    problems.push(requestError('namespace', `${formatName} skills carry no author: the publisher's namespace is needed`));
+    problems.push(requestError('namespace', `${formatLabel} carry no author: the publisher's namespace is needed`));
     return null;
   }
   if (!NAMESPACE_SLUG_PATTERN.test(namespace)) {
-    problems.push(requestError('namespace', `Namespace ${echo(namespace)} must be 1-39 characters of a-z, 0-9 and "-"`));
+    problems.push(
+      requestError('namespace', `Namespace ${echo(namespace)} must be 1-39 characters of a-z, 0-9 and "-"`),
+    );
     return null;
   }
   return { author: namespace, namespace };

@@ -1,13 +1,13 @@
 /** Reads one MCP server entry (Kazma's `mcp_servers[]`, SwarmKit's `workspace.yaml`) into an McpServerRef. */
 import { formatFieldPath, type FieldPath } from './manifest-source';
-import { echo, type FieldReader } from './field-reader';
+import { echo, type FieldReader, type StringRule } from './field-reader';
 import { extractPackageRefs, packageRefFromSpec, splitCommandLine } from './package-ref.extractor';
 import type { McpServerRef, McpTransport, PackageRef } from './skill.model';
 
 /** How a format spells the entry's fields. */
 export interface McpServerShape {
   nameKey: string;
-  namePattern: RegExp;
+  nameRule: StringRule;
   /** Keys that may hold the transport, in order of preference (Kazma: `type`, then `transport`). */
   transportKeys: readonly string[];
   urlKey: string;
@@ -15,21 +15,18 @@ export interface McpServerShape {
 
 const TRANSPORTS: readonly McpTransport[] = ['stdio', 'sse', 'streamable-http'];
 /** Kazma's and SwarmKit's other spellings of the streamable HTTP transport. */
-const TRANSPORT_ALIASES: Readonly<Record<string, McpTransport>> = { streamable_http: 'streamable-http', http: 'streamable-http' };
+const TRANSPORT_ALIASES: Readonly<Record<string, McpTransport>> = {
+  streamable_http: 'streamable-http',
+  http: 'streamable-http',
+};
 const ACCEPTED_TRANSPORTS = [...TRANSPORTS, ...Object.keys(TRANSPORT_ALIASES)];
 
-const NAME_MAX = 64;
 const ARG_MAX = 1024;
 const COMMAND_LINE_MAX = 4096;
 
 export function readMcpServer(reader: FieldReader, path: FieldPath, shape: McpServerShape): McpServerRef | null {
   if (!reader.map(path, { required: true })) return null;
-  const name = reader.string([...path, shape.nameKey], {
-    required: true,
-    max: NAME_MAX,
-    pattern: shape.namePattern,
-    patternHint: 'made of letters, digits, "-" and "_"',
-  });
+  const name = reader.string([...path, shape.nameKey], { ...shape.nameRule, required: true });
   const transport = readTransport(reader, path, shape.transportKeys);
   const command = readCommand(reader, path);
   const url = reader.httpUrl([...path, shape.urlKey]);
@@ -50,11 +47,12 @@ function readTransport(reader: FieldReader, path: FieldPath, keys: readonly stri
   const values = given.map((key) => reader.oneOf([...path, key], ACCEPTED_TRANSPORTS));
   if (values.includes(null)) return null;
   const transports = new Set(values.map((value) => TRANSPORT_ALIASES[value as string] ?? (value as McpTransport)));
-  if (transports.size > 1) {
-    reader.error([...path, given[1] as string], `${given.join(' and ')} name different transports`);
+  const [transport, ...others] = transports;
+  if (others.length > 0) {
+    reader.error([...path, given[given.length - 1] as string], `${given.join(' and ')} name different transports`);
     return null;
   }
-  return [...transports][0] as McpTransport;
+  return transport ?? null;
 }
 
 /** argv from `command` (a list, or a string split on spaces) followed by `args`. */
@@ -84,10 +82,8 @@ function readPackages(reader: FieldReader, path: FieldPath, command: string[] | 
   const prefixed = /^(npm|pypi):(.*)$/s.exec(spec);
   const registry = (prefixed?.[1] as PackageRef['registry'] | undefined) ?? fromCommand[0]?.registry;
   if (!registry) {
-    reader.warning(
-      packagePath,
-      'package names no registry and the command runs no npx, uvx, pipx or python -m; write "npm:<name>" or "pypi:<name>" so it can be probed',
-    );
+    const hint = 'write "npm:<name>" or "pypi:<name>" so that it can be probed';
+    reader.warning(packagePath, `package names no registry and the command runs no npx, uvx or python -m: ${hint}`);
     return fromCommand;
   }
   const declared = packageRefFromSpec(prefixed?.[2] ?? spec, registry, `package: ${spec}`);

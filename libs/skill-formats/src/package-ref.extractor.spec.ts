@@ -1,8 +1,18 @@
 import { extractPackageRefs, normalizePypiName, splitCommandLine } from './package-ref.extractor';
 import type { PackageRef } from './skill.model';
 
-const npm = (name: string, version: string | null, source: string): PackageRef => ({ registry: 'npm', name, version, source });
-const pypi = (name: string, version: string | null, source: string): PackageRef => ({ registry: 'pypi', name, version, source });
+const npm = (name: string, version: string | null, source: string): PackageRef => ({
+  registry: 'npm',
+  name,
+  version,
+  source,
+});
+const pypi = (name: string, version: string | null, source: string): PackageRef => ({
+  registry: 'pypi',
+  name,
+  version,
+  source,
+});
 
 function refs(command: string): PackageRef[] {
   return extractPackageRefs(splitCommandLine(command));
@@ -84,7 +94,9 @@ describe('extractPackageRefs', () => {
     });
 
     it('reads the package of `pipx run --spec`', () => {
-      expect(refs('pipx run --spec tool-pkg==2.0 tool')).toEqual([pypi('tool-pkg', '2.0', 'pipx run --spec tool-pkg==2.0 tool')]);
+      expect(refs('pipx run --spec tool-pkg==2.0 tool')).toEqual([
+        pypi('tool-pkg', '2.0', 'pipx run --spec tool-pkg==2.0 tool'),
+      ]);
     });
 
     it('names no package for a git URL', () => {
@@ -110,17 +122,26 @@ describe('extractPackageRefs', () => {
     );
   });
 
-  it.each(['node build/index.js', 'docker run -i --rm mcp/fetch', 'deno run -A jsr:@scope/server', '/opt/servers/bin/serve --stdio', ''])(
-    'names no package for local or containerised code: %j',
-    (command) => {
-      expect(refs(command)).toEqual([]);
-    },
-  );
+  it.each([
+    'node build/index.js',
+    'docker run -i --rm mcp/fetch',
+    'deno run -A jsr:@scope/server',
+    '/opt/servers/bin/serve --stdio',
+    '',
+  ])('names no package for local or containerised code: %j', (command) => {
+    expect(refs(command)).toEqual([]);
+  });
 });
 
 describe('splitCommandLine', () => {
   it('splits on runs of whitespace and keeps quoted parts together', () => {
-    expect(splitCommandLine('  npx  -y "@scope/a b"  \'c d\' e"f g"h ')).toEqual(['npx', '-y', '@scope/a b', 'c d', 'ef gh']);
+    expect(splitCommandLine('  npx  -y "@scope/a b"  \'c d\' e"f g"h ')).toEqual([
+      'npx',
+      '-y',
+      '@scope/a b',
+      'c d',
+      'ef gh',
+    ]);
     expect(splitCommandLine('run ""')).toEqual(['run', '']);
   });
 });

@@ -22,9 +22,23 @@ interface Runner {
 
 const NPM_VALUE_OPTIONS = ['-c', '--call', '--registry', '--cache', '--prefix', '--userconfig', '-w', '--workspace'];
 const UV_VALUE_OPTIONS = [
-  '-p', '--python', '--index', '--index-url', '--extra-index-url', '--default-index', '--find-links', '-f',
-  '--with-requirements', '--with-editable', '-c', '--constraints', '--overrides', '--directory', '--project',
-  '--config-file', '--cache-dir',
+  '-p',
+  '--python',
+  '--index',
+  '--index-url',
+  '--extra-index-url',
+  '--default-index',
+  '--find-links',
+  '-f',
+  '--with-requirements',
+  '--with-editable',
+  '-c',
+  '--constraints',
+  '--overrides',
+  '--directory',
+  '--project',
+  '--config-file',
+  '--cache-dir',
 ];
 
 const RUNNERS: readonly Runner[] = [
@@ -37,15 +51,13 @@ const RUNNERS: readonly Runner[] = [
       valueOptions: NPM_VALUE_OPTIONS,
     }),
   ),
-  ...[['uvx'], ['uv', 'tool', 'run']].map(
-    (words): Runner => ({
-      registry: 'pypi',
-      words,
-      packageOptions: ['--from'],
-      extraPackageOptions: ['--with'],
-      valueOptions: UV_VALUE_OPTIONS,
-    }),
-  ),
+  ...[['uvx'], ['uv', 'tool', 'run']].map((words): Runner => ({
+    registry: 'pypi',
+    words,
+    packageOptions: ['--from'],
+    extraPackageOptions: ['--with'],
+    valueOptions: UV_VALUE_OPTIONS,
+  })),
   {
     registry: 'pypi',
     words: ['pipx', 'run'],
@@ -58,7 +70,20 @@ const RUNNERS: readonly Runner[] = [
 const PYTHON = /^python(?:\d+(?:\.\d+)?)?$/;
 const PYTHON_VALUE_OPTIONS = ['-X', '-W'];
 /** Modules of the standard library often run with `-m`; they are not PyPI packages. */
-const STDLIB_MODULES = new Set(['http', 'json', 'venv', 'pip', 'ensurepip', 'unittest', 'site', 'zipapp', 'pydoc', 'asyncio', 'sqlite3', 'webbrowser']);
+const STDLIB_MODULES = new Set([
+  'http',
+  'json',
+  'venv',
+  'pip',
+  'ensurepip',
+  'unittest',
+  'site',
+  'zipapp',
+  'pydoc',
+  'asyncio',
+  'sqlite3',
+  'webbrowser',
+]);
 
 const NPM_NAME = /^(?:@[a-z0-9~-][\w.~-]*\/)?[a-z0-9~-][\w.~-]*$/i;
 const NPM_NAME_MAX = 214;
@@ -100,16 +125,11 @@ export function extractPackageRefs(argv: readonly string[]): PackageRef[] {
   const runner = RUNNERS.find((candidate) => candidate.words.every((word, index) => words[index] === word));
   if (runner) {
     return packageSpecs(words.slice(runner.words.length), runner).flatMap(
-      (spec) => parseSpec(spec, runner.registry, source) ?? [],
+      (spec) => packageRefFromSpec(spec, runner.registry, source) ?? [],
     );
   }
   if (PYTHON.test(words[0] ?? '')) return pythonModuleRef(words.slice(1), source);
   return [];
-}
-
-/** A package named on its own (Kazma's `package` field), read as `registry` would. */
-export function packageRefFromSpec(spec: string, registry: Registry, source: string): PackageRef | null {
-  return parseSpec(spec, registry, source);
 }
 
 /** PEP 503 normalized name: lowercase, runs of `-`, `_`, `.` become one `-`. */
@@ -151,7 +171,8 @@ function splitOption(arg: string): [string, string | null] {
   return equals === -1 ? [arg, null] : [arg.slice(0, equals), arg.slice(equals + 1)];
 }
 
-function parseSpec(spec: string, registry: Registry, source: string): PackageRef | null {
+/** A package spec (`name@1.2.3`, `name==1.0`) as `registry` reads it; null when it names no registry package. */
+export function packageRefFromSpec(spec: string, registry: Registry, source: string): PackageRef | null {
   if (spec.length > SPEC_MAX) return null;
   return registry === 'npm' ? parseNpmSpec(spec, source) : parsePypiSpec(spec, source);
 }

@@ -20,10 +20,20 @@ function aliasBomb(): string {
 
 describe('parseSafeYaml', () => {
   it('parses plain YAML 1.2 core data', () => {
-    const { root, problems } = parse('name: x\ncount: 3\nflag: true\nlist: [a, b]\nempty:\nday: 2024-01-01\nyes_no: yes');
+    const { root, problems } = parse(
+      'name: x\ncount: 3\nflag: true\nlist: [a, b]\nempty:\nday: 2024-01-01\nyes_no: yes',
+    );
     expect(problems).toEqual([]);
     // Core schema: dates and yes/no stay strings (no YAML 1.1 surprises).
-    expect(root).toEqual({ name: 'x', count: 3, flag: true, list: ['a', 'b'], empty: null, day: '2024-01-01', yes_no: 'yes' });
+    expect(root).toEqual({
+      name: 'x',
+      count: 3,
+      flag: true,
+      list: ['a', 'b'],
+      empty: null,
+      day: '2024-01-01',
+      yes_no: 'yes',
+    });
   });
 
   it.each([
@@ -108,7 +118,11 @@ describe('decodeManifestText', () => {
     const content = Buffer.alloc(MAX_MANIFEST_BYTES + 1, 'a');
     expect(decodeManifestText({ path: 'skill.yaml', content }, problems)).toBeNull();
     expect(problems).toEqual([
-      { path: 'skill.yaml', message: `Manifest is ${MAX_MANIFEST_BYTES + 1} bytes; at most ${MAX_MANIFEST_BYTES} are accepted`, severity: 'error' },
+      {
+        path: 'skill.yaml',
+        message: `Manifest is ${MAX_MANIFEST_BYTES + 1} bytes; at most ${MAX_MANIFEST_BYTES} are accepted`,
+        severity: 'error',
+      },
     ]);
   });
 

@@ -55,6 +55,12 @@ export function decodeManifestText(file: SkillFile, problems: Problem[]): string
   }
 }
 
+/** A whole YAML manifest file: size and encoding checked, then parsed safely. */
+export function readYamlManifest(file: SkillFile, problems: Problem[]): ManifestSource | null {
+  const text = decodeManifestText(file, problems);
+  return text === null ? null : parseSafeYaml(text, file.path, problems);
+}
+
 /**
  * Parses one YAML document whose top level must be a map. `lineOffset` shifts reported lines
  * when the YAML sits inside a larger file (front matter). Returns null when anything is wrong.

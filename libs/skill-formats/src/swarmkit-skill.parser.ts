@@ -1,21 +1,36 @@
-/** SwarmKit skills: a YAML file with `apiVersion: swarmkit/v1`, `kind: Skill` (contracts.md §1b, SwarmKit's skill schema). */
+/** SwarmKit skills: YAML with `apiVersion: swarmkit/v1`, `kind: Skill` (contracts.md §1b and SwarmKit's schema). */
 import { hasErrors, type Problem } from '@skillhub/errors';
 import { echo, FieldReader } from './field-reader';
 import type { FieldPath } from './manifest-source';
-import { IDENTIFIER, IDENTIFIER_RULE, publisherFromContext, VERSION_RULE } from './manifest-rules';
+import { IDENTIFIER_RULE, publisherFromContext, VERSION_RULE } from './manifest-rules';
 import { readMcpServer, type McpServerShape } from './mcp-server.reader';
-import { decodeManifestText, parseSafeYaml } from './safe-yaml';
+import { readYamlManifest } from './safe-yaml';
 import type { DeclaredTool, McpServerRef, ParseContext, ParseResult, SkillFile } from './skill.model';
 
 export const SWARMKIT_WORKSPACE_FILE = 'workspace.yaml';
 
 const TOP_LEVEL_KEYS = [
-  'apiVersion', 'kind', 'metadata', 'category', 'implementation', 'provenance', 'inputs', 'outputs', 'iam',
-  'constraints', 'audit',
+  'apiVersion',
+  'kind',
+  'metadata',
+  'category',
+  'implementation',
+  'provenance',
+  'inputs',
+  'outputs',
+  'iam',
+  'constraints',
+  'audit',
 ];
 const CATEGORIES = ['capability', 'decision', 'coordination', 'persistence'] as const;
 const DECISION_OUTPUTS = ['verdict', 'confidence', 'reasoning'];
-const AUTHORED_BY = ['human', 'authored_by_swarm', 'derived_from_template', 'imported_from_registry', 'vendor_published'];
+const AUTHORED_BY = [
+  'human',
+  'authored_by_swarm',
+  'derived_from_template',
+  'imported_from_registry',
+  'vendor_published',
+];
 const PERMISSION_TIERS = ['open', 'cautious', 'strict', 'readonly'];
 const LOG_LEVELS = ['full', 'summary', 'none'];
 
@@ -26,7 +41,17 @@ const IMPLEMENTATIONS: Readonly<Record<string, { keys: readonly string[]; check:
   composed: { keys: ['composes', 'strategy'], check: checkComposed },
   command: { keys: ['pack', 'command'], check: checkCommand },
   agent: {
-    keys: ['topology', 'card_url', 'skill_id', 'credentials_ref', 'timeout_s', 'on_unanswerable', 'max_agent_answers', 'permission', 'effects'],
+    keys: [
+      'topology',
+      'card_url',
+      'skill_id',
+      'credentials_ref',
+      'timeout_s',
+      'on_unanswerable',
+      'max_agent_answers',
+      'permission',
+      'effects',
+    ],
     check: checkAgent,
   },
 };
@@ -42,15 +67,18 @@ const PROMPT = { max: 64 * 1024 };
 
 const WORKSPACE_SERVER_SHAPE: McpServerShape = {
   nameKey: 'id',
-  namePattern: IDENTIFIER,
+  nameRule: IDENTIFIER_RULE,
   transportKeys: ['transport'],
   urlKey: 'endpoint',
 };
 
-export function parseSwarmKitSkill(files: readonly SkillFile[], manifestFile: SkillFile, context: ParseContext): ParseResult {
+export function parseSwarmKitSkill(
+  files: readonly SkillFile[],
+  manifestFile: SkillFile,
+  context: ParseContext,
+): ParseResult {
   const problems: Problem[] = [];
-  const text = decodeManifestText(manifestFile, problems);
-  const source = text === null ? null : parseSafeYaml(text, manifestFile.path, problems);
+  const source = readYamlManifest(manifestFile, problems);
   if (!source) return { skill: null, problems };
   const reader = new FieldReader(source, problems);
 
@@ -66,7 +94,7 @@ export function parseSwarmKitSkill(files: readonly SkillFile[], manifestFile: Sk
   checkConstraints(reader);
   checkAudit(reader);
   const version = readProvenance(reader);
-  const publisher = publisherFromContext(context, 'SwarmKit', problems);
+  const publisher = publisherFromContext(context, 'SwarmKit skills', problems);
   const mcpServers = implementationType === 'mcp_tool' ? readWorkspaceServer(files, reader, problems) : [];
 
   if (hasErrors(problems) || !metadata || !category || !version || !publisher) return { skill: null, problems };
@@ -114,7 +142,10 @@ function checkOutputs(reader: FieldReader, isDecision: boolean): void {
   const properties = reader.map(['outputs', 'properties'], { required: true });
   if (!properties) return;
   for (const name of DECISION_OUTPUTS.filter((key) => !Object.hasOwn(properties, key))) {
-    reader.error(['outputs', 'properties'], `A decision skill's outputs must declare "${name}" (verdict, confidence and reasoning)`);
+    reader.error(
+      ['outputs', 'properties'],
+      `A decision skill's outputs must declare "${name}" (verdict, confidence and reasoning)`,
+    );
   }
 }
 
@@ -158,7 +189,8 @@ function checkAgent(reader: FieldReader): void {
   const at = (key: string): FieldPath => ['implementation', key];
   const targets = ['topology', 'card_url'].filter((key) => reader.has(at(key)));
   if (targets.length !== 1) {
-    reader.error(['implementation'], `An agent implementation needs exactly one of topology or card_url, got ${targets.length === 0 ? 'neither' : 'both'}`);
+    const got = targets.length === 0 ? 'neither' : 'both';
+    reader.error(['implementation'], `An agent implementation needs exactly one of topology or card_url, got ${got}`);
   }
   reader.string(at('topology'), IDENTIFIER_RULE);
   reader.httpUrl(at('card_url'));
@@ -200,10 +232,21 @@ function checkAudit(reader: FieldReader): void {
 
 function readProvenance(reader: FieldReader): string | null {
   if (!reader.map(['provenance'], { required: true })) return null;
-  reader.onlyKeys(['provenance'], ['authored_by', 'authored_date', 'version', 'requires_runtime', 'registry', 'vendor']);
+  reader.onlyKeys(
+    ['provenance'],
+    ['authored_by', 'authored_date', 'version', 'requires_runtime', 'registry', 'vendor'],
+  );
   reader.oneOf(['provenance', 'authored_by'], AUTHORED_BY, { required: true });
-  reader.string(['provenance', 'authored_date'], { max: 10, pattern: /^\d{4}-\d{2}-\d{2}$/, patternHint: 'a date YYYY-MM-DD' });
-  reader.string(['provenance', 'requires_runtime'], { max: 64, pattern: /^>=\d+\.\d+\.\d+$/, patternHint: '">=X.Y.Z"' });
+  reader.string(['provenance', 'authored_date'], {
+    max: 10,
+    pattern: /^\d{4}-\d{2}-\d{2}$/,
+    patternHint: 'a date YYYY-MM-DD',
+  });
+  reader.string(['provenance', 'requires_runtime'], {
+    max: 64,
+    pattern: /^>=\d+\.\d+\.\d+$/,
+    patternHint: '">=X.Y.Z"',
+  });
   reader.string(['provenance', 'registry'], NAME);
   reader.string(['provenance', 'vendor'], NAME);
   return reader.string(['provenance', 'version'], { ...VERSION_RULE, required: true });
@@ -224,16 +267,24 @@ function readWorkspaceServer(files: readonly SkillFile[], skill: FieldReader, pr
   if (typeof serverId !== 'string') return [];
   const workspaceFile = files.find((file) => file.path === SWARMKIT_WORKSPACE_FILE);
   if (!workspaceFile) {
-    skill.warning(['implementation', 'server'], `MCP server ${echo(serverId)} is not defined in the bundle (no ${SWARMKIT_WORKSPACE_FILE}), so its package cannot be checked`);
+    const where = `not defined in the bundle (no ${SWARMKIT_WORKSPACE_FILE})`;
+    skill.warning(
+      ['implementation', 'server'],
+      `MCP server ${echo(serverId)} is ${where}, so its package cannot be checked`,
+    );
     return [];
   }
-  const text = decodeManifestText(workspaceFile, problems);
-  const source = text === null ? null : parseSafeYaml(text, workspaceFile.path, problems);
+  const source = readYamlManifest(workspaceFile, problems);
   if (!source) return [];
   const workspace = new FieldReader(source, problems);
-  const index = (workspace.list(['mcp_servers']) ?? []).findIndex((_, at) => workspace.value(['mcp_servers', at, 'id']) === serverId);
+  const index = (workspace.list(['mcp_servers']) ?? []).findIndex(
+    (_, at) => workspace.value(['mcp_servers', at, 'id']) === serverId,
+  );
   if (index === -1) {
-    skill.warning(['implementation', 'server'], `${SWARMKIT_WORKSPACE_FILE} defines no MCP server ${echo(serverId)}, so its package cannot be checked`);
+    skill.warning(
+      ['implementation', 'server'],
+      `${SWARMKIT_WORKSPACE_FILE} defines no MCP server ${echo(serverId)}, so its package cannot be checked`,
+    );
     return [];
   }
   const server = readMcpServer(workspace, ['mcp_servers', index], WORKSPACE_SERVER_SHAPE);

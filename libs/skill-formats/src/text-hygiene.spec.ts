@@ -15,7 +15,9 @@ describe('scanText', () => {
     ['left-to-right mark', 'a\u200Eb', 'bidirectional control character U+200E'],
     ['tag character', 'a\u{E0041}b', 'Unicode tag character U+E0041'],
   ])('reports a %s as an error naming the code point', (_, text, named) => {
-    expect(scanText(text)).toEqual([{ severity: 'error', message: `contains a hidden ${named} at character 2`, index: 1 }]);
+    expect(scanText(text)).toEqual([
+      { severity: 'error', message: `contains a hidden ${named} at character 2`, index: 1 },
+    ]);
   });
 
   it('reports each hidden code point once, at its first occurrence', () => {
@@ -33,7 +35,11 @@ describe('scanText', () => {
     ['Text <!-- hidden --> more', 'an HTML comment'],
   ])('warns about the marker in %j', (text, what) => {
     expect(scanText(text)).toEqual([
-      { severity: 'warning', message: `contains ${what}, a hidden-instruction marker to review`, index: expect.any(Number) },
+      {
+        severity: 'warning',
+        message: `contains ${what}, a hidden-instruction marker to review`,
+        index: expect.any(Number),
+      },
     ]);
   });
 });

@@ -11,14 +11,19 @@ export interface TextFinding {
   index: number;
 }
 
-const ZERO_WIDTH = /[\u00AD\u180E\u200B-\u200D\u2060-\u2064\uFEFF]/u;
-const BIDI_CONTROL = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
-const HIDDEN = /[\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u061C\u{E0000}-\u{E007F}]/gu;
+// Character classes (as regex source) of what a reader cannot see; U+00AD (soft hyphen) counts as zero-width.
+const ZERO_WIDTH = '\\u00AD\\u180E\\u200B-\\u200D\\u2060-\\u2064\\uFEFF';
+const BIDI_CONTROL = '\\u061C\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069';
+const UNICODE_TAG = '\\u{E0000}-\\u{E007F}';
+const HIDDEN = new RegExp(`[${ZERO_WIDTH}${BIDI_CONTROL}${UNICODE_TAG}]`, 'gu');
+const IS_ZERO_WIDTH = new RegExp(`^[${ZERO_WIDTH}]$`, 'u');
+const IS_BIDI_CONTROL = new RegExp(`^[${BIDI_CONTROL}]$`, 'u');
 
 const MARKERS: readonly { pattern: RegExp; what: string }[] = [
   { pattern: /<\/?\s*important\s*>/i, what: 'an <IMPORTANT> tag' },
   {
-    pattern: /\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+|the\s+)?(?:previous|prior|above|earlier)\s+instructions\b/i,
+    pattern:
+      /\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+|the\s+)?(?:previous|prior|above|earlier)\s+instructions\b/i,
     what: 'an "ignore previous instructions" phrase',
   },
   { pattern: /<!--/, what: 'an HTML comment' },
@@ -35,24 +40,29 @@ function hiddenCharacters(text: string): TextFinding[] {
     const codePoint = match[0].codePointAt(0) as number;
     if (!firstIndex.has(codePoint)) firstIndex.set(codePoint, match.index);
   }
-  return [...firstIndex].map(([codePoint, index]) => ({
-    severity: 'error',
-    message: `contains a hidden ${hiddenKind(String.fromCodePoint(codePoint))} ${codePointName(codePoint)} at character ${index + 1}`,
-    index,
-  }));
+  return [...firstIndex].map(([codePoint, index]) => {
+    const what = `${hiddenKind(String.fromCodePoint(codePoint))} ${codePointName(codePoint)}`;
+    return { severity: 'error', message: `contains a hidden ${what} at character ${index + 1}`, index };
+  });
 }
 
 function markers(text: string): TextFinding[] {
   return MARKERS.flatMap(({ pattern, what }) => {
     const match = pattern.exec(text);
     if (!match) return [];
-    return [{ severity: 'warning' as const, message: `contains ${what}, a hidden-instruction marker to review`, index: match.index }];
+    return [
+      {
+        severity: 'warning' as const,
+        message: `contains ${what}, a hidden-instruction marker to review`,
+        index: match.index,
+      },
+    ];
   });
 }
 
 function hiddenKind(character: string): string {
-  if (ZERO_WIDTH.test(character)) return 'zero-width character';
-  if (BIDI_CONTROL.test(character)) return 'bidirectional control character';
+  if (IS_ZERO_WIDTH.test(character)) return 'zero-width character';
+  if (IS_BIDI_CONTROL.test(character)) return 'bidirectional control character';
   return 'Unicode tag character';
 }
 
