@@ -49,6 +49,7 @@ async function run(label, database) {
     HUB_ADMIN_TOKEN: randomBytes(24).toString('hex'),
     REDIS_PREFIX: `skillhub-bench-${Date.now()}`,
     LOG_LEVEL: 'error',
+    PUBLISH_RATE_LIMIT_PER_MINUTE: '100000',
   });
   const app = await createHubApp(config, database);
   await app.listen(0, '127.0.0.1');

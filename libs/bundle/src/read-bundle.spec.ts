@@ -202,14 +202,16 @@ describe('readBundle', () => {
 
     it('refuses files that total more than maxUncompressedBytes', () => {
       const bytes = rawBundle({ name: 'a.txt', content: 'a'.repeat(600) }, { name: 'b.txt', content: 'b'.repeat(600) });
-      const error = expectInvalid(bytes, { maxUncompressedBytes: 1000 });
-      expect(problemAt(error, '').message).toBe('the files total 1200 bytes, more than the limit of 1000');
+      const error = expectTooLarge(bytes, { maxUncompressedBytes: 1000 });
+      expect(error.message).toBe('the files total 1200 bytes, more than the uncompressed limit of 1000');
+      expect(error.limit).toBe('maxUncompressedBytes');
     });
 
     it('refuses more than maxEntries entries', () => {
       const names = ['a', 'b', 'c', 'd', 'e'].map((n) => ({ name: `${n}.md` }));
-      const error = expectInvalid(rawBundle(...names), { maxEntries: 3 });
-      expect(problemAt(error, '').message).toBe('the archive has more than 3 entries');
+      const error = expectTooLarge(rawBundle(...names), { maxEntries: 3 });
+      expect(error.message).toBe('the archive has more than 3 entries');
+      expect(error.limit).toBe('maxEntries');
     });
 
     it('refuses a limit that is not a positive number and keeps defaults for undefined ones', () => {

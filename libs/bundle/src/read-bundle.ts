@@ -142,10 +142,8 @@ const scanEntries = (tar: Buffer, limits: BundleLimits): Scan => {
     for (const entry of readTarEntries(tar)) {
       entryCount++;
       if (entryCount > limits.maxEntries) {
-        // Stopping here bounds the work and the length of the problem list.
-        scan.problems.push(archiveProblem(`the archive has more than ${limits.maxEntries} entries`));
-        complete = false;
-        break;
+        // A limit, like the byte limits: stopping here bounds the work.
+        throw new BundleTooLargeError(`the archive has more than ${limits.maxEntries} entries`, 'maxEntries', limits.maxEntries);
       }
       inspectEntry(entry, limits, tree, scan);
     }
@@ -155,10 +153,11 @@ const scanEntries = (tar: Buffer, limits: BundleLimits): Scan => {
     scan.problems.push({ path: error.entryName ?? ARCHIVE_PATH, message: error.message, severity: 'error' });
   }
   if (scan.uncompressedSize > limits.maxUncompressedBytes) {
-    scan.problems.push(
-      archiveProblem(
-        `the files total ${scan.uncompressedSize} bytes, more than the limit of ${limits.maxUncompressedBytes}`,
-      ),
+    // Decompression allows room for tar headers, so files can still overrun the limit here.
+    throw new BundleTooLargeError(
+      `the files total ${scan.uncompressedSize} bytes, more than the uncompressed limit of ${limits.maxUncompressedBytes}`,
+      'maxUncompressedBytes',
+      limits.maxUncompressedBytes,
     );
   }
   if (complete && scan.files.length === 0) {

@@ -39,6 +39,8 @@ export const envSchema = z.object({
   SUBMISSION_TTL_DAYS: positiveInt.default(30),
   /** Publishes accepted per token per minute. */
   PUBLISH_RATE_LIMIT_PER_MINUTE: positiveInt.default(60),
+  /** Dry-run validations accepted per client address per minute. */
+  VALIDATE_RATE_LIMIT_PER_MINUTE: positiveInt.default(60),
 
   /** The hub the agent-runtime installs from (Kazma's variable name). */
   KAZMA_HUB_URL: z.url().default('http://127.0.0.1:3000'),

@@ -4,7 +4,7 @@
  */
 import { hasErrors, type Problem } from '@skillhub/errors';
 import { echo, FieldReader } from './field-reader';
-import { publisherFromContext, requestError, STRICT_VERSION } from './manifest-rules';
+import { publisherFromContext, requestError, STRICT_VERSION, VERSION_RULE } from './manifest-rules';
 import { decodeManifestText, parseSafeYaml } from './safe-yaml';
 import type { ParseContext, ParseResult, SkillFile } from './skill.model';
 import { lineOfIndex, scanText } from './text-hygiene';
@@ -31,15 +31,7 @@ export function parseAgentSkill(manifestFile: SkillFile, context: ParseContext):
   const problems: Problem[] = [];
   const publisher = publisherFromContext(context, 'Agent Skills', problems);
   const version = versionFromContext(context, problems);
-  const text = decodeManifestText(manifestFile, problems);
-  const document = text === null ? null : splitFrontMatter(text);
-  if (text !== null && document === null) {
-    problems.push({
-      path: manifestFile.path,
-      message: `${manifestFile.path} must start with YAML front matter between two "${FRONT_MATTER_FENCE}" lines`,
-      severity: 'error',
-    });
-  }
+  const document = readSkillDocument(manifestFile, problems);
   // The front matter starts on the file's second line, after the opening fence.
   const source = document && parseSafeYaml(document.frontMatter, manifestFile.path, problems, 1);
   if (!document || !source) return { skill: null, problems };
@@ -81,6 +73,17 @@ export function parseAgentSkill(manifestFile: SkillFile, context: ParseContext):
     },
     problems,
   };
+}
+
+function readSkillDocument(file: SkillFile, problems: Problem[]): SkillDocument | null {
+  const text = decodeManifestText(file, problems);
+  if (text === null) return null;
+  const document = splitFrontMatter(text);
+  if (!document) {
+    const message = `${file.path} must start with YAML front matter between two "${FRONT_MATTER_FENCE}" lines`;
+    problems.push({ path: file.path, message, severity: 'error' });
+  }
+  return document;
 }
 
 /** Front matter between a first line `---` and the next `---` line; the rest is the instructions. */
@@ -146,10 +149,8 @@ function versionFromContext(context: ParseContext, problems: Problem[]): string 
     problems.push(requestError('version', 'Agent Skills carry no version: pass ?version=X.Y.Z'));
     return null;
   }
-  if (version.length > 64 || !STRICT_VERSION.test(version)) {
-    problems.push(
-      requestError('version', `Version ${echo(version)} must be X.Y.Z (three numbers, no "v", no pre-release)`),
-    );
+  if (version.length > VERSION_RULE.max || !STRICT_VERSION.test(version)) {
+    problems.push(requestError('version', `Version ${echo(version)} must be ${VERSION_RULE.patternHint}`));
     return null;
   }
   return version;

@@ -19,6 +19,7 @@ describe('detectFormat', () => {
       { 'skill.yaml': SWARMKIT, 'workspace.yaml': 'apiVersion: swarmkit/v1\nkind: Workspace\n' },
       'swarmkit skill.yaml',
     ],
+    ['CRLF line ends', { 's.yaml': SWARMKIT.replace(/\n/g, '\r\n') }, 'swarmkit s.yaml'],
     ['quoted values and comments', { 's.yaml': `apiVersion: "swarmkit/v1"  # v1\nkind: 'Skill'\n` }, 'swarmkit s.yaml'],
   ])('detects %s', (_, files, expected) => {
     expect(detected(files)).toBe(expected);

@@ -15,8 +15,8 @@ const LISTED_FILES_MAX = 20;
  * A SwarmKit skill is recognised by two top-level lines, not by parsing: a manifest whose YAML is
  * broken elsewhere is still recognised, and its parser then reports what is wrong with it.
  */
-const SWARMKIT_API_VERSION = /^apiVersion:[ \t]*(["']?)swarmkit\/v1\1[ \t]*(?:#.*)?$/m;
-const SWARMKIT_KIND_SKILL = /^kind:[ \t]*(["']?)Skill\1[ \t]*(?:#.*)?$/m;
+const SWARMKIT_API_VERSION = /^apiVersion:[ \t]*(["']?)swarmkit\/v1\1[ \t]*(?:#[^\r\n]*)?\r?$/m;
+const SWARMKIT_KIND_SKILL = /^kind:[ \t]*(["']?)Skill\1[ \t]*(?:#[^\r\n]*)?\r?$/m;
 
 export function detectFormat(files: readonly SkillFile[]): FormatDetection {
   const rootFiles = files.filter((file) => !file.path.includes('/'));

@@ -3,10 +3,11 @@ import { hasErrors, type Problem } from '@skillhub/errors';
 import { KAZMA_MANIFEST_FILE } from './detect-format';
 import { echo, FieldReader, kindOf, type StringRule } from './field-reader';
 import type { ManifestSource } from './manifest-source';
-import { IDENTIFIER_RULE, namespaceOf, VERSION_RULE } from './manifest-rules';
+import { IDENTIFIER_RULE, VERSION_RULE } from './manifest-rules';
+import { NAMESPACE_SLUG_PATTERN, slugify } from './slugify';
 import { readMcpServer, type McpServerShape } from './mcp-server.reader';
 import { readYamlManifest } from './safe-yaml';
-import type { DeclaredTool, McpServerRef, ParseResult, SkillFile } from './skill.model';
+import type { DeclaredTool, McpServerRef, NormalizedSkill, ParseResult, SkillFile } from './skill.model';
 
 const KNOWN_FIELDS = [
   'name',
@@ -124,12 +125,7 @@ function readKazmaManifest(
   const reader = new FieldReader(source, problems);
   reader.onlyKeys([], KNOWN_FIELDS, 'warning');
 
-  const name = reader.string(['name'], { ...IDENTIFIER_RULE, required: true });
-  const version = reader.string(['version'], { ...VERSION_RULE, required: true });
-  const description = reader.string(['description'], { ...DESCRIPTION, required: true });
-  if (description !== null) reader.checkText(['description'], description);
-  const author = readAuthor(reader);
-  const license = readLicense(reader);
+  const required = readRequiredFields(reader);
   const entryPoint = readEntryPoint(reader, bundlePaths);
   const mcpServers = readMcpServers(reader);
   const tools = readTools(reader);
@@ -145,25 +141,11 @@ function readKazmaManifest(
   reader.string(['checksum'], SHA256_HEX);
   reader.string(['signature'], SHA256_HEX);
 
-  if (
-    hasErrors(problems) ||
-    name === null ||
-    version === null ||
-    description === null ||
-    author === null ||
-    license === null
-  ) {
-    return { skill: null, problems };
-  }
+  if (hasErrors(problems) || !required) return { skill: null, problems };
   return {
     skill: {
       format: 'kazma',
-      author: author.name,
-      namespace: author.namespace,
-      name,
-      version,
-      description,
-      license,
+      ...required,
       category,
       capabilities,
       permissions,
@@ -180,11 +162,24 @@ function readKazmaManifest(
   };
 }
 
+type RequiredFields = Pick<NormalizedSkill, 'name' | 'version' | 'description' | 'author' | 'namespace' | 'license'>;
+
+function readRequiredFields(reader: FieldReader): RequiredFields | null {
+  const name = reader.string(['name'], { ...IDENTIFIER_RULE, required: true });
+  const version = reader.string(['version'], { ...VERSION_RULE, required: true });
+  const description = reader.string(['description'], { ...DESCRIPTION, required: true });
+  if (description !== null) reader.checkText(['description'], description);
+  const author = readAuthor(reader);
+  const license = readLicense(reader);
+  if (name === null || version === null || description === null || author === null || license === null) return null;
+  return { name, version, description, author: author.name, namespace: author.namespace, license };
+}
+
 function readAuthor(reader: FieldReader): { name: string; namespace: string } | null {
   const name = reader.string(['author'], { ...SHORT_TEXT, required: true });
   if (name === null) return null;
-  const namespace = namespaceOf(name);
-  if (namespace === null) {
+  const namespace = slugify(name);
+  if (!NAMESPACE_SLUG_PATTERN.test(namespace)) {
     reader.error(['author'], 'author must contain Latin letters or digits, so that a namespace can be made of it');
     return null;
   }

@@ -1,7 +1,7 @@
 /** Field rules the formats share, and the values some formats take from the publish request. */
 import type { Problem } from '@skillhub/errors';
 import { echo, type StringRule } from './field-reader';
-import { NAMESPACE_SLUG_PATTERN, slugify } from './slugify';
+import { NAMESPACE_SLUG_PATTERN } from './slugify';
 import type { ParseContext } from './skill.model';
 
 /** Kazma skill names and SwarmKit ids. */
@@ -19,12 +19,6 @@ export const VERSION_RULE: StringRule = {
   pattern: STRICT_VERSION,
   patternHint: 'a version X.Y.Z (three numbers, no "v", no pre-release)',
 };
-
-/** The namespace an author string publishes under, or null when no valid slug can be made of it. */
-export function namespaceOf(author: string): string | null {
-  const namespace = slugify(author);
-  return NAMESPACE_SLUG_PATTERN.test(namespace) ? namespace : null;
-}
 
 /**
  * Author and namespace from the publish request, for formats whose files name no author: the

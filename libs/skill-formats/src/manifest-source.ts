@@ -12,14 +12,16 @@ export interface ManifestSource {
 }
 
 const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+/** Keys come from the manifest: a longer one is cut short in paths and messages. */
+const KEY_MAX = 64;
 
 /** `['mcp_servers', 0, 'type']` → `mcp_servers[0].type`; odd keys are quoted: `tools["a.b"]`. */
 export function formatFieldPath(path: FieldPath): string {
   let text = '';
   for (const step of path) {
     if (typeof step === 'number') text += `[${step}]`;
-    else if (PLAIN_KEY.test(step)) text += text === '' ? step : `.${step}`;
-    else text += `[${JSON.stringify(step)}]`;
+    else if (step.length <= KEY_MAX && PLAIN_KEY.test(step)) text += text === '' ? step : `.${step}`;
+    else text += `[${JSON.stringify(step.length > KEY_MAX ? `${step.slice(0, KEY_MAX)}…` : step)}]`;
   }
   return text;
 }

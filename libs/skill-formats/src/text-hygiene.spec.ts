@@ -9,6 +9,7 @@ describe('scanText', () => {
     ['zero-width space', 'a\u200Bb', 'zero-width character U+200B'],
     ['zero-width joiner', 'a\u200Db', 'zero-width character U+200D'],
     ['word joiner', 'a\u2060b', 'zero-width character U+2060'],
+    ['soft hyphen', 'a\u00ADb', 'zero-width character U+00AD'],
     ['byte-order mark inside text', 'a\uFEFFb', 'zero-width character U+FEFF'],
     ['right-to-left override', 'a\u202Eb', 'bidirectional control character U+202E'],
     ['right-to-left isolate', 'a\u2067b', 'bidirectional control character U+2067'],

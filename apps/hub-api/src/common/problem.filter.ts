@@ -57,6 +57,8 @@ export class ProblemFilter implements ExceptionFilter {
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
+      // Multer's size limit: the same problem as a raw body over the limit.
+      if (status === HttpStatus.PAYLOAD_TOO_LARGE) return { ...bodyTooLarge(exception.message), instance };
       const response = exception.getResponse();
       const message =
         typeof response === 'string' ? response : String((response as { message?: unknown }).message ?? exception.message);
@@ -79,16 +81,7 @@ export class ProblemFilter implements ExceptionFilter {
 function asBodyParserError(e: unknown): ProblemFields | null {
   if (!(e instanceof Error) || typeof (e as { type?: unknown }).type !== 'string') return null;
   const { type, status } = e as Error & { type: string; status?: number };
-  if (type === 'entity.too.large') {
-    return {
-      type: TYPE_BASE + 'body-too-large',
-      title: titleFor(413),
-      status: 413,
-      detail: 'The request body is larger than the hub accepts.',
-      code: 'REQUEST.BODY_TOO_LARGE',
-      errors: [{ path: 'body', message: e.message, severity: 'error' }],
-    };
-  }
+  if (type === 'entity.too.large') return bodyTooLarge(e.message);
   if (type === 'entity.parse.failed') {
     return {
       type: TYPE_BASE + 'malformed-json',
@@ -101,6 +94,17 @@ function asBodyParserError(e: unknown): ProblemFields | null {
   }
   const s = status && status >= 400 && status < 500 ? status : 400;
   return { type: 'about:blank', title: titleFor(s), status: s, detail: e.message, code: `HTTP.${s}` };
+}
+
+function bodyTooLarge(message: string): ProblemFields {
+  return {
+    type: TYPE_BASE + 'body-too-large',
+    title: titleFor(413),
+    status: 413,
+    detail: 'The request body is larger than the hub accepts.',
+    code: 'REQUEST.BODY_TOO_LARGE',
+    errors: [{ path: 'body', message, severity: 'error' }],
+  };
 }
 
 function titleFor(status: number): string {

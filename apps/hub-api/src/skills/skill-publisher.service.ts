@@ -13,6 +13,7 @@ import { Blob, Certification, Namespace, Skill, SkillVersion } from '@skillhub/r
 import { parseSkill, type NormalizedSkill } from '@skillhub/skill-formats';
 import { assertCanActOn, canActOn } from '../auth/namespace-access';
 import type { Principal } from '../auth/principal';
+import { WriteRateLimiter } from '../common/write-rate-limiter';
 import { ForbiddenError } from '../auth/auth.errors';
 import type { PublishSkillQueryDto } from './dto/publish-skill.request.dto';
 import { CertificationSummaryDto, type PublishResponseDto } from './dto/skill-version.response.dto';
@@ -37,6 +38,7 @@ export class SkillPublisher {
   constructor(
     private readonly dataSource: DataSource,
     private readonly relay: OutboxRelay,
+    private readonly limiter: WriteRateLimiter,
     @Inject(HUB_CONFIG) private readonly config: HubConfig,
   ) {}
 
@@ -65,7 +67,13 @@ export class SkillPublisher {
     return { bundle, skill, warnings: problems };
   }
 
-  async validate(bytes: Buffer, principal: Principal | null, query: PublishSkillQueryDto): Promise<ValidateSkillResponseDto> {
+  async validate(
+    bytes: Buffer,
+    principal: Principal | null,
+    query: PublishSkillQueryDto,
+    clientAddress: string,
+  ): Promise<ValidateSkillResponseDto> {
+    this.limiter.consume(`validate:${clientAddress}`, this.config.VALIDATE_RATE_LIMIT_PER_MINUTE, 'validations from this address');
     const { bundle, skill, warnings } = await this.inspect(bytes, principal, query);
     let publishable: boolean | null = null;
     if (principal) {
@@ -87,6 +95,8 @@ export class SkillPublisher {
   }
 
   async publish(bytes: Buffer, principal: Principal, query: PublishSkillQueryDto): Promise<PublishOutcome> {
+    const who = principal.kind === 'token' ? principal.tokenId : 'admin';
+    this.limiter.consume(`publish:${who}`, this.config.PUBLISH_RATE_LIMIT_PER_MINUTE, 'publishes from this token');
     const { bundle, skill } = await this.inspect(bytes, principal, query);
     const outcome = await this.dataSource.transaction((m) => this.store(m, principal, bundle, bytes, skill));
     if (outcome.created) this.relay.nudge();

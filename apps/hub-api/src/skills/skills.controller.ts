@@ -22,6 +22,7 @@ import { ValidateSkillResponseDto } from './dto/validate-skill.response.dto';
 import { SkillPublisher } from './skill-publisher.service';
 import { SkillsQueryService } from './skills-query.service';
 import { MissingBodyError } from './skills.errors';
+import { clientAddress } from '../common/client-address';
 
 const bundleBody = { schema: { type: 'string', format: 'binary', description: 'The bundle: a gzipped tar of one skill folder.' } };
 
@@ -76,7 +77,7 @@ export class SkillsController {
     @UploadedFile() file?: Express.Multer.File,
   ): Promise<ValidateSkillResponseDto> {
     const principal = await this.auth.authenticate(authorization);
-    return this.publisher.validate(bundleBytes(req, file), principal, query);
+    return this.publisher.validate(bundleBytes(req, file), principal, query, clientAddress(req));
   }
 
   @Get(':author/:name')

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { QueueModule } from '@skillhub/queue';
 import { AuthModule } from '../auth/auth.module';
 import { UploadsModule } from '../common/uploads.module';
+import { WriteRateLimiter } from '../common/write-rate-limiter';
 import { SkillPublisher } from './skill-publisher.service';
 import { SkillsController } from './skills.controller';
 import { SkillsQueryService } from './skills-query.service';
@@ -9,7 +10,7 @@ import { SkillsQueryService } from './skills-query.service';
 @Module({
   imports: [AuthModule, QueueModule, UploadsModule],
   controllers: [SkillsController],
-  providers: [SkillPublisher, SkillsQueryService],
+  providers: [SkillPublisher, SkillsQueryService, WriteRateLimiter],
   exports: [SkillPublisher],
 })
 export class SkillsModule {}

@@ -8,6 +8,7 @@ import { PublishResponseDto } from '../skills/dto/skill-version.response.dto';
 import { SubmitSkillRequestDto } from './dto/submit-skill.request.dto';
 import { SubmitSkillResponseDto } from './dto/submission.response.dto';
 import { SubmissionsService } from './submissions.service';
+import { clientAddress } from '../common/client-address';
 
 @ApiTags('submissions')
 @Controller('api/v1')
@@ -21,7 +22,7 @@ export class SubmissionsController {
   })
   @ApiCreatedResponse({ type: SubmitSkillResponseDto })
   submit(@Body() dto: SubmitSkillRequestDto, @Req() req: Request): Promise<SubmitSkillResponseDto> {
-    return this.submissions.submit(dto, req.ip ?? req.socket.remoteAddress ?? 'unknown');
+    return this.submissions.submit(dto, clientAddress(req));
   }
 
   @Get('submissions/:id')

@@ -24,10 +24,3 @@ export function skillFiles(files: Readonly<Record<string, string | Buffer>>): Sk
     content: typeof content === 'string' ? Buffer.from(content, 'utf8') : content,
   }));
 }
-
-/** The file of a loaded fixture with the given path (throws when absent, which fails the test). */
-export function fileAt(files: readonly SkillFile[], path: string): SkillFile {
-  const file = files.find((candidate) => candidate.path === path);
-  if (!file) throw new Error(`fixture has no ${path}`);
-  return file;
-}
