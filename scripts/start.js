@@ -14,7 +14,8 @@ function newestSource(dir) {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, e.name);
     if (e.isDirectory()) newest = Math.max(newest, newestSource(p));
-    else if (e.name.endsWith('.ts') && !/\.(int-)?spec\.ts$/.test(e.name)) newest = Math.max(newest, statSync(p).mtimeMs);
+    else if (e.name.endsWith('.ts') && !/\.(int-)?spec\.ts$/.test(e.name))
+      newest = Math.max(newest, statSync(p).mtimeMs);
   }
   return newest;
 }

@@ -18,7 +18,11 @@ describe('embedded database', () => {
   afterAll(() => hub.close());
 
   const publish = (bytes: Buffer, query = '') =>
-    hub.http.post(`/api/v1/skills${query}`).set('authorization', `Bearer ${token}`).set('content-type', 'application/gzip').send(bytes);
+    hub.http
+      .post(`/api/v1/skills${query}`)
+      .set('authorization', `Bearer ${token}`)
+      .set('content-type', 'application/gzip')
+      .send(bytes);
 
   it('publishes every format and gives the same bytes back', async () => {
     const bundles: Array<[Buffer, string, string]> = [
@@ -41,7 +45,9 @@ describe('embedded database', () => {
   it('serialises concurrent publishes over its single connection: one 201, the rest 409', async () => {
     const name = uniqueName('race');
     const statuses = (
-      await Promise.all(Array.from({ length: 8 }, (_, i) => publish(kazmaBundle({ name, author: ns, code: `print(${i})\n` }))))
+      await Promise.all(
+        Array.from({ length: 8 }, (_, i) => publish(kazmaBundle({ name, author: ns, code: `print(${i})\n` }))),
+      )
     )
       .map((r) => r.status)
       .sort();

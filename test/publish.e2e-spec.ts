@@ -6,7 +6,6 @@ import { startTestHub, type TestHub } from './support/test-hub';
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
-
 describe('publish and read back', () => {
   let hub: TestHub;
   let token: string;
@@ -19,21 +18,34 @@ describe('publish and read back', () => {
   afterAll(() => hub.close());
 
   const publish = (bytes: Buffer, query = '', bearer = token) =>
-    hub.http.post(`/api/v1/skills${query}`).set('authorization', `Bearer ${bearer}`).set('content-type', 'application/gzip').send(bytes);
+    hub.http
+      .post(`/api/v1/skills${query}`)
+      .set('authorization', `Bearer ${bearer}`)
+      .set('content-type', 'application/gzip')
+      .send(bytes);
 
   const cases: Array<[string, () => { bytes: Buffer; name: string; query: string }]> = [
-    ['kazma', () => {
-      const name = uniqueName('weather');
-      return { bytes: kazmaBundle({ name, author: ns }), name, query: '' };
-    }],
-    ['swarmkit', () => {
-      const name = uniqueName('search');
-      return { bytes: swarmkitBundle({ id: name }), name, query: '' };
-    }],
-    ['agent-skill', () => {
-      const name = uniqueName('pdf');
-      return { bytes: agentSkillBundle({ name }), name, query: '?version=2.1.0' };
-    }],
+    [
+      'kazma',
+      () => {
+        const name = uniqueName('weather');
+        return { bytes: kazmaBundle({ name, author: ns }), name, query: '' };
+      },
+    ],
+    [
+      'swarmkit',
+      () => {
+        const name = uniqueName('search');
+        return { bytes: swarmkitBundle({ id: name }), name, query: '' };
+      },
+    ],
+    [
+      'agent-skill',
+      () => {
+        const name = uniqueName('pdf');
+        return { bytes: agentSkillBundle({ name }), name, query: '?version=2.1.0' };
+      },
+    ],
   ];
 
   it.each(cases)('%s: publish gives 201, info and download give the same bytes back', async (format, make) => {
@@ -55,7 +67,10 @@ describe('publish and read back', () => {
     expect(info.body.versions.map((v: { version: string }) => v.version)).toEqual([version]);
     expect(info.body.latest).toMatchObject({ name, author: ns, version, format, certified: false, downloads: 0 });
 
-    const download = await hub.http.get(`/api/v1/skills/${ns}/${name}/versions/${version}/bundle`).buffer(true).parse(binaryBody);
+    const download = await hub.http
+      .get(`/api/v1/skills/${ns}/${name}/versions/${version}/bundle`)
+      .buffer(true)
+      .parse(binaryBody);
     expect(download.status).toBe(200);
     expect(download.headers['content-type']).toBe('application/gzip');
     expect(download.headers.etag).toBe(`"${sha256(bytes)}"`);
@@ -68,7 +83,10 @@ describe('publish and read back', () => {
 
     const kazmaInfo = await hub.http.get(`/api/v1/skills/kazma-hub://${ns}/${name}@${version}`).expect(200);
     expect(kazmaInfo.body).toMatchObject({ id: `kazma-hub://${ns}/${name}@${version}`, name, author: ns, version });
-    const kazmaDownload = await hub.http.get(`/api/v1/skills/kazma-hub://${ns}/${name}@${version}/download`).buffer(true).parse(binaryBody);
+    const kazmaDownload = await hub.http
+      .get(`/api/v1/skills/kazma-hub://${ns}/${name}@${version}/download`)
+      .buffer(true)
+      .parse(binaryBody);
     expect(Buffer.compare(kazmaDownload.body as Buffer, bytes)).toBe(0);
   });
 
@@ -102,7 +120,11 @@ describe('publish and read back', () => {
     const other = await publish(kazmaBundle({ name, author: ns, code: 'print("changed")\n' }));
     expect(other.status).toBe(409);
     expect(other.headers['content-type']).toMatch(/application\/problem\+json/);
-    expect(other.body).toMatchObject({ status: 409, code: 'SKILL.VERSION_EXISTS', existing_bundle_sha256: sha256(first) });
+    expect(other.body).toMatchObject({
+      status: 409,
+      code: 'SKILL.VERSION_EXISTS',
+      existing_bundle_sha256: sha256(first),
+    });
     expect(await hub.counts()).toEqual(before);
   });
 
@@ -161,7 +183,13 @@ describe('publish and read back', () => {
       .set('content-type', 'application/gzip')
       .send(bytes);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ valid: true, format: 'kazma', author: ns, bundle_sha256: sha256(bytes), publishable: true });
+    expect(res.body).toMatchObject({
+      valid: true,
+      format: 'kazma',
+      author: ns,
+      bundle_sha256: sha256(bytes),
+      publishable: true,
+    });
     expect(res.body.files.map((f: { path: string }) => f.path)).toEqual(['skill_manifest.yaml', 'weather_skill.py']);
     const bad = await hub.http
       .post('/api/v1/skills/validate')
@@ -179,7 +207,10 @@ describe('publish and read back', () => {
     await publish(kazmaBundle({ name, author: ns, version: '1.0.0' })).expect(201);
     await publish(kazmaBundle({ name, author: ns, version: '1.1.0' })).expect(201);
     const patch = (version: string, body: object, bearer = token) =>
-      hub.http.patch(`/api/v1/skills/${ns}/${name}/versions/${version}`).set('authorization', `Bearer ${bearer}`).send(body);
+      hub.http
+        .patch(`/api/v1/skills/${ns}/${name}/versions/${version}`)
+        .set('authorization', `Bearer ${bearer}`)
+        .send(body);
 
     const yanked = await patch('1.1.0', { status: 'yanked', message: 'leaks the API key' });
     expect(yanked.status).toBe(200);
@@ -211,24 +242,42 @@ describe('publish and read back', () => {
 
     const list = await hub.http.get('/api/v1/tokens').set('authorization', `Bearer ${secret}`).expect(200);
     expect(JSON.stringify(list.body)).not.toContain(secret);
-    expect(list.body.find((t: { id: string }) => t.id === created.body.id)).toMatchObject({ name: 'ci', prefix: secret.slice(0, 12) });
+    expect(list.body.find((t: { id: string }) => t.id === created.body.id)).toMatchObject({
+      name: 'ci',
+      prefix: secret.slice(0, 12),
+    });
 
     await hub.http.delete(`/api/v1/tokens/${created.body.id}`).set('authorization', `Bearer ${secret}`).expect(200);
     const after = await publish(kazmaBundle({ author: ns }), '', secret);
     expect(after.status).toBe(401);
     expect(after.body.detail).toMatch(/revoked/);
     expect((await publish(kazmaBundle({ author: ns }), '', 'shp_not-a-token')).status).toBe(401);
-    expect((await hub.http.post('/api/v1/skills').set('content-type', 'application/gzip').send(kazmaBundle())).status).toBe(401);
-    expect((await hub.http.post('/api/v1/tokens').set('authorization', `Bearer ${token}`).send({ namespace: ns })).status).toBe(403);
+    expect(
+      (await hub.http.post('/api/v1/skills').set('content-type', 'application/gzip').send(kazmaBundle())).status,
+    ).toBe(401);
+    expect(
+      (await hub.http.post('/api/v1/tokens').set('authorization', `Bearer ${token}`).send({ namespace: ns })).status,
+    ).toBe(403);
   });
 
   it('health, readiness and the OpenAPI document answer', async () => {
     const health = await hub.http.get('/api/v1/health').expect(200);
     expect(health.body).toEqual({ status: 'ok', version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
     const ready = await hub.http.get('/api/v1/health/ready').expect(200);
-    expect(ready.body).toMatchObject({ status: 'ready', mode: 'postgres', database: { status: 'up' }, redis: { status: 'up' } });
+    expect(ready.body).toMatchObject({
+      status: 'ready',
+      mode: 'postgres',
+      database: { status: 'up' },
+      redis: { status: 'up' },
+    });
     const doc = await hub.http.get('/docs-json').expect(200);
-    for (const path of ['/api/v1/skills', '/api/v1/skills/validate', '/api/v1/skills/submit', '/api/v1/tokens', '/api/v1/skills/{author}/{name}/versions/{version}/bundle']) {
+    for (const path of [
+      '/api/v1/skills',
+      '/api/v1/skills/validate',
+      '/api/v1/skills/submit',
+      '/api/v1/tokens',
+      '/api/v1/skills/{author}/{name}/versions/{version}/bundle',
+    ]) {
       expect(Object.keys(doc.body.paths)).toContain(path);
     }
   });
@@ -252,7 +301,10 @@ describe('publish and read back', () => {
       .post(`/api/v1/submissions/${submitted.body.submission_id}/claim`)
       .set('authorization', `Bearer ${token}`);
     expect(claimed.status).toBe(201);
-    expect(claimed.body).toMatchObject({ id: `kazma-hub://${ns}/${manifest.name}@1.0.0`, certification: { status: 'pending' } });
+    expect(claimed.body).toMatchObject({
+      id: `kazma-hub://${ns}/${manifest.name}@1.0.0`,
+      certification: { status: 'pending' },
+    });
     await hub.http.get(`/api/v1/skills/${ns}/${manifest.name}`).expect(200);
     const again = await hub.http.get(`/api/v1/submissions/${submitted.body.submission_id}`).expect(200);
     expect(again.body.status).toBe('claimed');

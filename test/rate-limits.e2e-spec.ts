@@ -10,7 +10,8 @@ describe('rate limits', () => {
   afterAll(() => hub.close());
 
   it('Kazma submit: accepts the limit, then answers 429 with Retry-After and stores nothing more', async () => {
-    const submit = () => hub.http.post('/api/v1/skills/submit').send({ manifest: kazmaManifest({ author: uniqueName('ns') }) });
+    const submit = () =>
+      hub.http.post('/api/v1/skills/submit').send({ manifest: kazmaManifest({ author: uniqueName('ns') }) });
     const first = await Promise.all([submit(), submit(), submit(), submit(), submit()]);
     expect(first.map((r) => r.status).sort()).toEqual([201, 201, 201, 429, 429]);
     const limited = first.find((r) => r.status === 429)!;

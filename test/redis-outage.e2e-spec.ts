@@ -22,10 +22,20 @@ const sparePort = () =>
   });
 
 async function startRedis(port: number): Promise<ChildProcess> {
-  const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: 'ignore',
+  const proc = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  );
+  const probe = new Redis({
+    port,
+    host: '127.0.0.1',
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
   });
-  const probe = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
   probe.on('error', () => undefined);
   for (let i = 0; i < 50; i++) {
     try {
@@ -77,10 +87,18 @@ describe('publishing while Redis is down', () => {
 
     const ready = await hub.http.get('/api/v1/health/ready');
     expect(ready.status).toBe(200);
-    expect(ready.body).toMatchObject({ status: 'degraded', database: { status: 'up' }, redis: { status: 'down' }, outbox_pending: 1 });
+    expect(ready.body).toMatchObject({
+      status: 'degraded',
+      database: { status: 'up' },
+      redis: { status: 'down' },
+      outbox_pending: 1,
+    });
 
     redis = await startRedis(port);
-    const queue = new Queue(CERTIFICATION_QUEUE, { connection: { host: '127.0.0.1', port }, prefix: hub.config.REDIS_PREFIX });
+    const queue = new Queue(CERTIFICATION_QUEUE, {
+      connection: { host: '127.0.0.1', port },
+      prefix: hub.config.REDIS_PREFIX,
+    });
     try {
       const jobs = await waitFor(async () => {
         const waiting = await queue.getJobs(['waiting', 'prioritized', 'delayed', 'active']);

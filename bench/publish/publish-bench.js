@@ -118,7 +118,9 @@ async function main() {
   console.log('| backend | bundle size | bundles/s | p50 ms | p99 ms |');
   console.log('|---|---|---|---|---|');
   for (const r of results) {
-    console.log(`| ${r.label} | ${(r.avgSize / 1024).toFixed(1)} KiB | ${r.perSecond.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} |`);
+    console.log(
+      `| ${r.label} | ${(r.avgSize / 1024).toFixed(1)} KiB | ${r.perSecond.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} |`,
+    );
   }
   const [e, p] = results;
   console.log(`\nembedded / PostgreSQL throughput ratio: ${(e.perSecond / p.perSecond).toFixed(2)}`);

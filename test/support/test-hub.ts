@@ -66,13 +66,18 @@ export async function startTestHub(options: TestHubOptions = {}): Promise<TestHu
     http,
     dataSource,
     async token(namespace, scopes = ['publish', 'manage']) {
-      const res = await http.post('/api/v1/tokens').set('authorization', `Bearer ${adminToken}`).send({ namespace, scopes });
+      const res = await http
+        .post('/api/v1/tokens')
+        .set('authorization', `Bearer ${adminToken}`)
+        .send({ namespace, scopes });
       if (res.status !== 201) throw new Error(`token creation failed: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body.token as string;
     },
     async counts() {
       const entries = await Promise.all(
-        COUNTED_TABLES.map(async (t) => [t, Number((await dataSource.query(`SELECT count(*)::int AS n FROM "${t}"`))[0].n)] as const),
+        COUNTED_TABLES.map(
+          async (t) => [t, Number((await dataSource.query(`SELECT count(*)::int AS n FROM "${t}"`))[0].n)] as const,
+        ),
       );
       return Object.fromEntries(entries);
     },

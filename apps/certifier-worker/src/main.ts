@@ -18,7 +18,9 @@ async function bootstrap(): Promise<void> {
     process.exit(1);
   }
   if (!config.DATABASE_URL) {
-    console.error('DATABASE_URL is required: the worker runs beside a hub on PostgreSQL (the embedded hub certifies in-process).');
+    console.error(
+      'DATABASE_URL is required: the worker runs beside a hub on PostgreSQL (the embedded hub certifies in-process).',
+    );
     process.exit(1);
   }
   const app = await NestFactory.createApplicationContext(CertifierWorkerModule.forRoot(config, config.DATABASE_URL));

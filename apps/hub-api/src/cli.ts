@@ -16,14 +16,20 @@ interface Globals {
 const program = new Command('hub-api')
   .description('Operator commands for a running Skill Hub')
   .option('--hub-url <url>', 'the hub', process.env.KAZMA_HUB_URL ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`)
-  .option('--data-dir <dir>', 'embedded data folder holding the development admin token', process.env.HUB_DATA_DIR ?? '.skillhub-data');
+  .option(
+    '--data-dir <dir>',
+    'embedded data folder holding the development admin token',
+    process.env.HUB_DATA_DIR ?? '.skillhub-data',
+  );
 
 function adminToken({ dataDir }: Globals): string {
   if (process.env.HUB_ADMIN_TOKEN) return process.env.HUB_ADMIN_TOKEN;
   try {
     return readFileSync(join(dataDir, 'admin-token'), 'utf8').trim();
   } catch {
-    throw new Error(`no operator token: set HUB_ADMIN_TOKEN or run the embedded hub once (it writes ${join(dataDir, 'admin-token')})`);
+    throw new Error(
+      `no operator token: set HUB_ADMIN_TOKEN or run the embedded hub once (it writes ${join(dataDir, 'admin-token')})`,
+    );
   }
 }
 
@@ -34,7 +40,10 @@ async function call(method: string, path: string, body?: unknown): Promise<unkno
     headers: { authorization: `Bearer ${adminToken(globals)}`, 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  const payload = (await res.json().catch(() => ({}))) as { detail?: string; errors?: Array<{ path: string; message: string }> };
+  const payload = (await res.json().catch(() => ({}))) as {
+    detail?: string;
+    errors?: Array<{ path: string; message: string }>;
+  };
   if (!res.ok) {
     const details = (payload.errors ?? []).map((e) => `\n  ${e.path}: ${e.message}`).join('');
     throw new Error(`${res.status}: ${payload.detail ?? res.statusText}${details}`);
@@ -61,12 +70,17 @@ tokens
     const created = (await call('POST', '/api/v1/tokens', {
       namespace: o.namespace,
       publisher: o.publisher,
-      scopes: o.scopes.split(',').map((s) => s.trim()).filter(Boolean),
+      scopes: o.scopes
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
       name: o.name,
       expires_in_days: o.days,
     })) as { token: string; id: string; expires_at: string };
     process.stdout.write(`${created.token}\n`);
-    process.stderr.write(`token ${created.id} created; it expires ${created.expires_at}. This is the only time it is shown.\n`);
+    process.stderr.write(
+      `token ${created.id} created; it expires ${created.expires_at}. This is the only time it is shown.\n`,
+    );
   });
 tokens
   .command('list')

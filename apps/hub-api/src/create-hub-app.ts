@@ -11,7 +11,12 @@ import { createValidationPipe } from './common/validation.pipe';
 import { type DatabaseEndpoint, HubApiModule } from './hub-api.module';
 import { HUB_VERSION } from './hub-version';
 
-export const BUNDLE_CONTENT_TYPES = ['application/gzip', 'application/x-gzip', 'application/octet-stream', 'application/x-tar+gzip'];
+export const BUNDLE_CONTENT_TYPES = [
+  'application/gzip',
+  'application/x-gzip',
+  'application/octet-stream',
+  'application/x-tar+gzip',
+];
 const JSON_BODY_LIMIT = '256kb';
 const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
 
@@ -35,9 +40,15 @@ export async function createHubApp(config: HubConfig, database: DatabaseEndpoint
     app,
     new DocumentBuilder()
       .setTitle('Skill Hub')
-      .setDescription('Registry of agent skills and MCP servers, with explained and signed certification. Errors are RFC 9457 problem documents.')
+      .setDescription(
+        'Registry of agent skills and MCP servers, with explained and signed certification. Errors are RFC 9457 problem documents.',
+      )
       .setVersion(HUB_VERSION)
-      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'A publisher token (shp_…) or the operator token.' })
+      .addBearerAuth({
+        type: 'http',
+        scheme: 'bearer',
+        description: 'A publisher token (shp_…) or the operator token.',
+      })
       .build(),
   );
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });

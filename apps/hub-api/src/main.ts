@@ -30,10 +30,13 @@ async function bootstrap(): Promise<void> {
 
   const app = await createHubApp(
     config,
-    embedded ? { url: embedded.url, embedded: true, stop: () => embedded.stop() } : { url: config.DATABASE_URL!, embedded: false },
+    embedded
+      ? { url: embedded.url, embedded: true, stop: () => embedded.stop() }
+      : { url: config.DATABASE_URL!, embedded: false },
   );
   await app.listen(config.PORT, config.HOST);
-  const base = config.HUB_PUBLIC_URL ?? `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${config.PORT}`;
+  const base =
+    config.HUB_PUBLIC_URL ?? `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${config.PORT}`;
   logger.log(`Skill Hub listening on ${base}`);
   logger.log(`API docs: ${base}/docs (OpenAPI JSON: ${base}/docs-json)`);
   logger.log(embedded ? `Embedded PostgreSQL data: ${embedded.dataDir}` : 'Database: DATABASE_URL');

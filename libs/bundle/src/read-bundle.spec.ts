@@ -131,7 +131,9 @@ describe('readBundle', () => {
     });
 
     it("reads contiguous ('7') and pre-POSIX ('\\0') entries as regular files", () => {
-      const bundle = readBundle(rawBundle({ name: 'a.md', type: '7', content: 'a' }, { name: 'b.md', type: '\0', content: 'b' }));
+      const bundle = readBundle(
+        rawBundle({ name: 'a.md', type: '7', content: 'a' }, { name: 'b.md', type: '\0', content: 'b' }),
+      );
       expect(bundle.files.map((f) => f.path)).toEqual(['a.md', 'b.md']);
     });
 
@@ -329,7 +331,9 @@ describe('readBundle', () => {
 
     it('names the target of a link', () => {
       const error = expectInvalid(rawBundle(SKILL_MD, { name: 'passwd', type: '2', linkname: '/etc/passwd' }));
-      expect(problemAt(error, 'passwd').message).toBe("the entry is a symbolic link to '/etc/passwd'; links are not allowed");
+      expect(problemAt(error, 'passwd').message).toBe(
+        "the entry is a symbolic link to '/etc/passwd'; links are not allowed",
+      );
     });
   });
 
@@ -391,7 +395,9 @@ describe('readBundle', () => {
       const tar = rawTar(rawEntry(SKILL_MD), paxEntry({ path: longPath }), rawEntry({ name: 'x.md' }));
       const error = expectInvalid(gzip(tar));
       expect(problemAt(error, longPath).message).toBe('the path is 604 bytes long, more than the limit of 512');
-      expect(problemAt(expectInvalid(rawBundle({ name: 'abcdef.md' }), { maxPathBytes: 5 }), 'abcdef.md')).toBeDefined();
+      expect(
+        problemAt(expectInvalid(rawBundle({ name: 'abcdef.md' }), { maxPathBytes: 5 }), 'abcdef.md'),
+      ).toBeDefined();
     });
   });
 
@@ -433,7 +439,9 @@ describe('readBundle', () => {
     });
 
     it('allows the same folder twice', () => {
-      const bundle = readBundle(rawBundle({ name: 'd/', type: '5' }, { name: 'd/', type: '5' }, { name: 'd/a.md' }, SKILL_MD));
+      const bundle = readBundle(
+        rawBundle({ name: 'd/', type: '5' }, { name: 'd/', type: '5' }, { name: 'd/a.md' }, SKILL_MD),
+      );
       expect(bundle.files.map((f) => f.path)).toEqual(['SKILL.md', 'd/a.md']);
     });
   });

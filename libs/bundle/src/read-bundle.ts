@@ -143,7 +143,11 @@ const scanEntries = (tar: Buffer, limits: BundleLimits): Scan => {
       entryCount++;
       if (entryCount > limits.maxEntries) {
         // A limit, like the byte limits: stopping here bounds the work.
-        throw new BundleTooLargeError(`the archive has more than ${limits.maxEntries} entries`, 'maxEntries', limits.maxEntries);
+        throw new BundleTooLargeError(
+          `the archive has more than ${limits.maxEntries} entries`,
+          'maxEntries',
+          limits.maxEntries,
+        );
       }
       inspectEntry(entry, limits, tree, scan);
     }

@@ -17,14 +17,7 @@ import {
 } from './tar-format';
 
 export type TarEntryKind =
-  | 'file'
-  | 'folder'
-  | 'hardlink'
-  | 'symlink'
-  | 'char-device'
-  | 'block-device'
-  | 'fifo'
-  | 'unknown';
+  'file' | 'folder' | 'hardlink' | 'symlink' | 'char-device' | 'block-device' | 'fifo' | 'unknown';
 
 export interface TarEntry {
   /** The name as the archive states it: pax `path`, else GNU long name, else ustar prefix + name. */
@@ -88,7 +81,9 @@ export function* readTarEntries(tar: Buffer): Generator<TarEntry, void, undefine
   let pending: PendingAttributes = {};
   for (;;) {
     if (offset + BLOCK_SIZE > tar.length) {
-      throw new TarFormatError(`the tar archive is truncated: it ends at byte ${tar.length} without an end-of-archive marker`);
+      throw new TarFormatError(
+        `the tar archive is truncated: it ends at byte ${tar.length} without an end-of-archive marker`,
+      );
     }
     const header = tar.subarray(offset, offset + BLOCK_SIZE);
     if (isZero(header)) {
@@ -248,7 +243,10 @@ const parseOctal = (bytes: Buffer, what: string, shownName: string): number => {
   if ((bytes[0] & 0x80) !== 0) {
     throw new TarFormatError(`entry '${shownName}' stores its ${what} in base-256, which is not supported`, shownName);
   }
-  const text = bytes.toString('latin1').replace(/^ +/, '').replace(/[\0 ]+$/, '');
+  const text = bytes
+    .toString('latin1')
+    .replace(/^ +/, '')
+    .replace(/[\0 ]+$/, '');
   if (!/^[0-7]*$/.test(text)) {
     throw new TarFormatError(`entry '${shownName}' has a malformed ${what} field`, shownName);
   }

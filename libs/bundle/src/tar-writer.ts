@@ -2,7 +2,15 @@
  * A deterministic ustar writer: every header field that could vary between machines (owner, times)
  * is zero or empty, so the same entries always give the same bytes.
  */
-import { BLOCK_SIZE, END_OF_ARCHIVE_BYTES, FIELD, TYPEFLAG, USTAR_MAGIC, headerChecksum, paddedSize } from './tar-format';
+import {
+  BLOCK_SIZE,
+  END_OF_ARCHIVE_BYTES,
+  FIELD,
+  TYPEFLAG,
+  USTAR_MAGIC,
+  headerChecksum,
+  paddedSize,
+} from './tar-format';
 
 export interface TarWriteEntry {
   /** Relative POSIX path, already validated; a folder's path has no trailing `/`. */

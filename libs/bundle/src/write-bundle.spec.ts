@@ -70,12 +70,20 @@ describe('writeBundle', () => {
   it('round-trips a root folder', () => {
     const bundle = readBundle(writeBundle(FILES, { rootFolder: 'my-skill' }));
     expect(bundle.rootFolder).toBe('my-skill');
-    expect(bundle.files.map((f) => f.path)).toEqual(['SKILL.md', 'docs/deep/notes.txt', 'docs/guide.md', 'scripts/run.sh']);
+    expect(bundle.files.map((f) => f.path)).toEqual([
+      'SKILL.md',
+      'docs/deep/notes.txt',
+      'docs/guide.md',
+      'scripts/run.sh',
+    ]);
   });
 
   it('round-trips a path longer than the 100-byte ustar name field through a pax header', () => {
     const longPath = `${'nested-folder/'.repeat(10)}file-with-a-long-name-é.md`;
-    const bytes = writeBundle([{ path: 'SKILL.md', content: 'x' }, { path: longPath, content: 'deep' }]);
+    const bytes = writeBundle([
+      { path: 'SKILL.md', content: 'x' },
+      { path: longPath, content: 'deep' },
+    ]);
 
     expect(headersOf(bytes).map((h) => h.type)).toContain('x');
     const file = readBundle(bytes).files.find((f) => f.path === longPath);
@@ -132,7 +140,10 @@ describe('writeBundle', () => {
   });
 
   it('stores paths NFC-normalized', () => {
-    const bytes = writeBundle([{ path: 'cafe\u0301.md', content: 'x' }, { path: 'SKILL.md', content: 'y' }]);
+    const bytes = writeBundle([
+      { path: 'cafe\u0301.md', content: 'x' },
+      { path: 'SKILL.md', content: 'y' },
+    ]);
     expect(headersOf(bytes).map((h) => h.name)).toContain('caf\u00e9.md');
   });
 

@@ -1,9 +1,7 @@
 /** Every environment variable the apps read, with its default and its rule. Validated once, at start-up. */
 import { z } from 'zod';
 
-const bool = z
-  .enum(['0', '1', 'true', 'false'])
-  .transform((v) => v === '1' || v === 'true');
+const bool = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
 
 const positiveInt = z.coerce.number().int().positive();
 
@@ -24,7 +22,10 @@ export const envSchema = z.object({
 
   REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
   /** Key prefix for every queue key, so several hubs (or test runs) can share one Redis. */
-  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/).default('skillhub'),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:_-]{1,64}$/)
+    .default('skillhub'),
 
   /** Operator token (≥ 32 characters). When unset in embedded mode, one is generated into HUB_DATA_DIR. */
   HUB_ADMIN_TOKEN: z.string().min(32).optional(),

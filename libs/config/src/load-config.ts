@@ -17,4 +17,3 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
 }
 
 export const isEmbedded = (config: Pick<HubConfig, 'DATABASE_URL'>): boolean => !config.DATABASE_URL;
-

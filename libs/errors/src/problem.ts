@@ -6,5 +6,4 @@ export interface Problem {
   severity: 'error' | 'warning';
 }
 
-export const hasErrors = (problems: readonly Problem[]): boolean =>
-  problems.some((p) => p.severity === 'error');
+export const hasErrors = (problems: readonly Problem[]): boolean => problems.some((p) => p.severity === 'error');

@@ -1,7 +1,13 @@
-import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { DataSource, IsNull } from 'typeorm';
+import { DataSource, In, IsNull } from 'typeorm';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
 import { OutboxMessage } from '@skillhub/registry';
 import { PRODUCER_REDIS } from './queue.tokens';
@@ -85,16 +91,24 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
         .orderBy('o.id')
         .limit(BATCH)
         .getMany();
-      for (const row of rows) {
+      const byQueue = new Map<string, OutboxMessage[]>();
+      for (const row of rows) byQueue.set(row.queue, [...(byQueue.get(row.queue) ?? []), row]);
+      for (const [queue, batch] of byQueue) {
         try {
-          await this.queue(row.queue).add(row.jobName, row.payload, { ...defaultJobOptions, jobId: `outbox-${row.id}` });
+          await this.queue(queue).addBulk(
+            batch.map((row) => ({
+              name: row.jobName,
+              data: row.payload,
+              opts: { ...defaultJobOptions, jobId: `outbox-${row.id}` },
+            })),
+          );
         } catch (err) {
-          await this.recordFailure(row, err as Error);
+          await this.recordFailure(batch, err as Error);
           return delivered;
         }
-        await repo.update({ id: row.id, dispatchedAt: IsNull() }, { dispatchedAt: new Date() });
-        delivered++;
-        this.state.dispatched++;
+        await repo.update({ id: In(batch.map((r) => r.id)), dispatchedAt: IsNull() }, { dispatchedAt: new Date() });
+        delivered += batch.length;
+        this.state.dispatched += batch.length;
       }
       if (this.state.lastError) this.logger.log('Redis is reachable again: outbox delivery resumed');
       this.state.lastError = null;
@@ -103,7 +117,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     }
   }
 
-  private async recordFailure(row: OutboxMessage, err: Error): Promise<void> {
+  private async recordFailure(batch: OutboxMessage[], err: Error): Promise<void> {
     if (!this.state.lastError) {
       this.logger.warn(`cannot reach Redis, jobs stay in the outbox until it returns: ${err.message}`);
     }
@@ -111,7 +125,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     this.delayMs = Math.min(Math.max(this.delayMs * 2, 250), MAX_BACKOFF_MS);
     await this.dataSource
       .getRepository(OutboxMessage)
-      .update(row.id, { attempts: () => 'attempts + 1', lastError: this.state.lastError });
+      .update({ id: In(batch.map((r) => r.id)) }, { attempts: () => 'attempts + 1', lastError: this.state.lastError });
   }
 
   private queue(name: string): Queue {

@@ -3,7 +3,7 @@
  * The format has no author and no version; both come from the publish request.
  */
 import { hasErrors, type Problem } from '@skillhub/errors';
-import { echo, FieldReader } from './field-reader';
+import { echo, FieldReader } from './field.reader';
 import { publisherFromContext, requestError, STRICT_VERSION, VERSION_RULE } from './manifest-rules';
 import { decodeManifestText, parseSafeYaml } from './safe-yaml';
 import type { ParseContext, ParseResult, SkillFile } from './skill.model';

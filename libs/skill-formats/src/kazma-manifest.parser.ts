@@ -1,7 +1,7 @@
 /** Kazma code skills: `skill_manifest.yaml` (contracts.md §1a), from a bundle or as JSON from `kazma hub submit`. */
 import { hasErrors, type Problem } from '@skillhub/errors';
 import { KAZMA_MANIFEST_FILE } from './detect-format';
-import { echo, FieldReader, kindOf, type StringRule } from './field-reader';
+import { echo, FieldReader, kindOf, type StringRule } from './field.reader';
 import type { ManifestSource } from './manifest-source';
 import { IDENTIFIER_RULE, VERSION_RULE } from './manifest-rules';
 import { NAMESPACE_SLUG_PATTERN, slugify } from './slugify';

@@ -1,6 +1,6 @@
 /** Field rules the formats share, and the values some formats take from the publish request. */
 import type { Problem } from '@skillhub/errors';
-import { echo, type StringRule } from './field-reader';
+import { echo, type StringRule } from './field.reader';
 import { NAMESPACE_SLUG_PATTERN } from './slugify';
 import type { ParseContext } from './skill.model';
 

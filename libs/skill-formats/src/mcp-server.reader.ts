@@ -1,6 +1,6 @@
 /** Reads one MCP server entry (Kazma's `mcp_servers[]`, SwarmKit's `workspace.yaml`) into an McpServerRef. */
 import { formatFieldPath, type FieldPath } from './manifest-source';
-import { echo, type FieldReader, type StringRule } from './field-reader';
+import { echo, type FieldReader, type StringRule } from './field.reader';
 import { extractPackageRefs, packageRefFromSpec, splitCommandLine } from './package-ref.extractor';
 import type { McpServerRef, McpTransport, PackageRef } from './skill.model';
 

@@ -1,6 +1,6 @@
 /** SwarmKit skills: YAML with `apiVersion: swarmkit/v1`, `kind: Skill` (contracts.md §1b and SwarmKit's schema). */
 import { hasErrors, type Problem } from '@skillhub/errors';
-import { echo, FieldReader } from './field-reader';
+import { echo, FieldReader } from './field.reader';
 import type { FieldPath } from './manifest-source';
 import { IDENTIFIER_RULE, publisherFromContext, VERSION_RULE } from './manifest-rules';
 import { readMcpServer, type McpServerShape } from './mcp-server.reader';

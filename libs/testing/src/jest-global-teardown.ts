@@ -7,9 +7,10 @@ export default async function globalTeardown(): Promise<void> {
   const run = testRunId();
   try {
     const names = await withAdminClient(async (c) => {
-      const { rows } = await c.query<{ datname: string }>('SELECT datname FROM pg_database WHERE starts_with(datname, $1)', [
-        `${TEST_DATABASE_PREFIX}${run}_`,
-      ]);
+      const { rows } = await c.query<{ datname: string }>(
+        'SELECT datname FROM pg_database WHERE starts_with(datname, $1)',
+        [`${TEST_DATABASE_PREFIX}${run}_`],
+      );
       return rows.map((r) => r.datname);
     });
     for (const name of names) await dropTestDatabase(name);

@@ -36,7 +36,10 @@ export function kazmaBundle(o: KazmaSkillOptions = {}): Buffer {
   return writeBundle(
     [
       { path: 'skill_manifest.yaml', content: stringify(manifest) },
-      { path: 'weather_skill.py', content: o.code ?? 'class WeatherSkill:\n    def run(self, city):\n        return city\n' },
+      {
+        path: 'weather_skill.py',
+        content: o.code ?? 'class WeatherSkill:\n    def run(self, city):\n        return city\n',
+      },
       ...(o.extraFiles ?? []),
     ],
     { rootFolder: String(manifest.name) },
@@ -47,7 +50,11 @@ export function swarmkitSkill(o: { id?: string; version?: string } = {}): Record
   return {
     apiVersion: 'swarmkit/v1',
     kind: 'Skill',
-    metadata: { id: o.id ?? uniqueName('search'), name: 'Web search', description: 'Searches the web through an MCP server.' },
+    metadata: {
+      id: o.id ?? uniqueName('search'),
+      name: 'Web search',
+      description: 'Searches the web through an MCP server.',
+    },
     category: 'capability',
     implementation: { type: 'mcp_tool', server: 'search', tool: 'web_search' },
     provenance: { authored_by: 'human', version: o.version ?? '1.0.0' },
@@ -62,7 +69,9 @@ export function swarmkitBundle(o: { id?: string; version?: string; skill?: Recor
       { path: 'skill.yaml', content: stringify(skill) },
       {
         path: 'workspace.yaml',
-        content: stringify({ mcp_servers: [{ id: 'search', transport: 'stdio', command: ['npx', '-y', '@acme/search-mcp@1.2.3'] }] }),
+        content: stringify({
+          mcp_servers: [{ id: 'search', transport: 'stdio', command: ['npx', '-y', '@acme/search-mcp@1.2.3'] }],
+        }),
       },
     ],
     { rootFolder: id },

@@ -38,4 +38,3 @@ export async function createTestDatabase(options: { migrate?: boolean } = {}): P
   }
   return { name, url, drop: () => dropTestDatabase(name) };
 }
-

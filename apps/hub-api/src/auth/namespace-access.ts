@@ -11,6 +11,8 @@ export function canActOn(principal: Principal, namespace: Namespace): boolean {
 
 export function assertCanActOn(principal: Principal, namespace: Namespace): void {
   if (!canActOn(principal, namespace)) {
-    throw new ForbiddenError(`Namespace "${namespace.slug}" belongs to another publisher, or this token is bound to another namespace.`);
+    throw new ForbiddenError(
+      `Namespace "${namespace.slug}" belongs to another publisher, or this token is bound to another namespace.`,
+    );
   }
 }

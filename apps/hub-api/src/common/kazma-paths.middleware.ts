@@ -6,7 +6,8 @@
 import type { NextFunction, Request, Response } from 'express';
 
 const PREFIX = '/api/v1/skills/';
-const KAZMA_ID = /^kazma-hub:\/\/([a-z0-9][a-z0-9-]{0,38})\/([a-z0-9][a-z0-9-]{0,63})(?:@([0-9A-Za-z.+-]{1,64}))?(\/download)?\/?$/;
+const KAZMA_ID =
+  /^kazma-hub:\/\/([a-z0-9][a-z0-9-]{0,38})\/([a-z0-9][a-z0-9-]{0,63})(?:@([0-9A-Za-z.+-]{1,64}))?(\/download)?\/?$/;
 
 export function rewriteKazmaPath(url: string): string | null {
   if (!url.startsWith(PREFIX)) return null;

@@ -31,7 +31,10 @@ export class ProblemFilter implements ExceptionFilter {
     const res = ctx.getResponse<Response>();
     const body = this.toProblem(exception, req);
     if (body.status >= 500) {
-      this.logger.error(`${req.method} ${req.path} failed`, exception instanceof Error ? exception.stack : String(exception));
+      this.logger.error(
+        `${req.method} ${req.path} failed`,
+        exception instanceof Error ? exception.stack : String(exception),
+      );
     }
     if (body.status === HttpStatus.TOO_MANY_REQUESTS && typeof body.retry_after === 'number') {
       res.setHeader('Retry-After', String(body.retry_after));
@@ -61,8 +64,17 @@ export class ProblemFilter implements ExceptionFilter {
       if (status === HttpStatus.PAYLOAD_TOO_LARGE) return { ...bodyTooLarge(exception.message), instance };
       const response = exception.getResponse();
       const message =
-        typeof response === 'string' ? response : String((response as { message?: unknown }).message ?? exception.message);
-      return { type: 'about:blank', title: titleFor(status), status, detail: message, code: `HTTP.${status}`, instance };
+        typeof response === 'string'
+          ? response
+          : String((response as { message?: unknown }).message ?? exception.message);
+      return {
+        type: 'about:blank',
+        title: titleFor(status),
+        status,
+        detail: message,
+        code: `HTTP.${status}`,
+        instance,
+      };
     }
     const bodyParserError = asBodyParserError(exception);
     if (bodyParserError) return { ...bodyParserError, instance };
@@ -109,5 +121,10 @@ function bodyTooLarge(message: string): ProblemFields {
 
 function titleFor(status: number): string {
   const name = HttpStatus[status];
-  return name ? name.toLowerCase().replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase()) : 'Error';
+  return name
+    ? name
+        .toLowerCase()
+        .replace(/_/g, ' ')
+        .replace(/^./, (c) => c.toUpperCase())
+    : 'Error';
 }

@@ -7,8 +7,7 @@ export function createValidationPipe(): ValidationPipe {
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,
-    exceptionFactory: (errors) =>
-      new DomainError('VALIDATION', 'The request has invalid fields.', flatten(errors, '')),
+    exceptionFactory: (errors) => new DomainError('VALIDATION', 'The request has invalid fields.', flatten(errors, '')),
   });
 }
 

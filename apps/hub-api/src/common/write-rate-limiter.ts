@@ -12,7 +12,9 @@ const SWEEP_THRESHOLD = 10_000;
 
 export class RateLimitedError extends DomainError {
   constructor(what: string, retryAfterSeconds: number) {
-    super('REQUEST.RATE_LIMITED', `Too many ${what}; try again in ${retryAfterSeconds} s.`, [], { retry_after: retryAfterSeconds });
+    super('REQUEST.RATE_LIMITED', `Too many ${what}; try again in ${retryAfterSeconds} s.`, [], {
+      retry_after: retryAfterSeconds,
+    });
   }
 }
 

@@ -22,14 +22,18 @@ class ReadinessResponseDto {
   @ApiProperty({ enum: ['ready', 'degraded', 'unavailable'] }) status: 'ready' | 'degraded' | 'unavailable';
   @ApiProperty({ enum: ['embedded', 'postgres'] }) mode: 'embedded' | 'postgres';
   @ApiProperty() database: DependencyStateDto;
-  @ApiProperty({ description: 'Down means publishes still succeed; their jobs wait in the outbox.' }) redis: DependencyStateDto;
+  @ApiProperty({ description: 'Down means publishes still succeed; their jobs wait in the outbox.' })
+  redis: DependencyStateDto;
   @ApiProperty({ description: 'Jobs written but not yet handed to the queue.' }) outbox_pending: number | null;
 }
 
 const PROBE_TIMEOUT_MS = 1_500;
 
 const withTimeout = <T>(p: Promise<T>): Promise<T> =>
-  Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timed out')), PROBE_TIMEOUT_MS).unref())]);
+  Promise.race([
+    p,
+    new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timed out')), PROBE_TIMEOUT_MS).unref()),
+  ]);
 
 @ApiTags('health')
 @Controller('api/v1/health')
@@ -54,7 +58,13 @@ export class HealthController {
   @ApiServiceUnavailableResponse({ type: ReadinessResponseDto })
   async ready(@Res({ passthrough: true }) res: Response): Promise<ReadinessResponseDto> {
     const [pending, pong] = await Promise.allSettled([
-      withTimeout(this.dataSource.getRepository(OutboxMessage).createQueryBuilder('o').where('o.dispatched_at IS NULL').getCount()),
+      withTimeout(
+        this.dataSource
+          .getRepository(OutboxMessage)
+          .createQueryBuilder('o')
+          .where('o.dispatched_at IS NULL')
+          .getCount(),
+      ),
       withTimeout(this.redis.ping()),
     ]);
     const database: DependencyStateDto =
@@ -62,7 +72,10 @@ export class HealthController {
     const redis: DependencyStateDto =
       pong.status === 'fulfilled'
         ? { status: 'up' }
-        : { status: 'down', detail: this.relay.state.lastError ? 'unreachable; jobs wait in the outbox' : 'unreachable' };
+        : {
+            status: 'down',
+            detail: this.relay.state.lastError ? 'unreachable; jobs wait in the outbox' : 'unreachable',
+          };
     const status = database.status === 'down' ? 'unavailable' : redis.status === 'down' ? 'degraded' : 'ready';
     res.status(status === 'unavailable' ? 503 : 200);
     return {

@@ -8,7 +8,13 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { readBundle, type Bundle } from '@skillhub/bundle';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
 import { hasErrors, type Problem } from '@skillhub/errors';
-import { addToOutbox, CERTIFICATION_POLICY_VERSION, CERTIFICATION_QUEUE, CERTIFY_JOB, OutboxRelay } from '@skillhub/queue';
+import {
+  addToOutbox,
+  CERTIFICATION_POLICY_VERSION,
+  CERTIFICATION_QUEUE,
+  CERTIFY_JOB,
+  OutboxRelay,
+} from '@skillhub/queue';
 import { Blob, Certification, Namespace, Skill, SkillVersion } from '@skillhub/registry';
 import { parseSkill, type NormalizedSkill } from '@skillhub/skill-formats';
 import { assertCanActOn, canActOn } from '../auth/namespace-access';
@@ -73,7 +79,11 @@ export class SkillPublisher {
     query: PublishSkillQueryDto,
     clientAddress: string,
   ): Promise<ValidateSkillResponseDto> {
-    this.limiter.consume(`validate:${clientAddress}`, this.config.VALIDATE_RATE_LIMIT_PER_MINUTE, 'validations from this address');
+    this.limiter.consume(
+      `validate:${clientAddress}`,
+      this.config.VALIDATE_RATE_LIMIT_PER_MINUTE,
+      'validations from this address',
+    );
     const { bundle, skill, warnings } = await this.inspect(bytes, principal, query);
     let publishable: boolean | null = null;
     if (principal) {
@@ -109,12 +119,34 @@ export class SkillPublisher {
    * inserts; the others find its row and either match its bytes (idempotent) or
    * throw, rolling back everything they wrote.
    */
-  async store(m: EntityManager, principal: Principal, bundle: Bundle, bytes: Buffer, skill: NormalizedSkill): Promise<PublishOutcome> {
-    if (principal.kind !== 'token') throw new ForbiddenError('Publish with a publisher token; the operator token does not own namespaces.');
+  async store(
+    m: EntityManager,
+    principal: Principal,
+    bundle: Bundle,
+    bytes: Buffer,
+    skill: NormalizedSkill,
+  ): Promise<PublishOutcome> {
+    if (principal.kind !== 'token')
+      throw new ForbiddenError('Publish with a publisher token; the operator token does not own namespaces.');
     const namespace = await this.namespaceFor(m, principal, skill.namespace);
-    await m.createQueryBuilder().insert().into(Skill).values({ namespaceId: namespace.id, name: skill.name }).orIgnore().execute();
-    const skillRow = await m.findOneByOrFail(Skill, { namespaceId: namespace.id, name: skill.name });
-    await m.createQueryBuilder().insert().into(Blob).values({ sha256: bundle.sha256, size: bytes.length, content: bytes }).orIgnore().execute();
+    // Creates the skill or touches it, and returns its id either way, in one statement.
+    const upserted = await m
+      .createQueryBuilder()
+      .insert()
+      .into(Skill)
+      .values({ namespaceId: namespace.id, name: skill.name })
+      .orUpdate(['updated_at'], ['namespace_id', 'name'])
+      .returning(['id'])
+      .updateEntity(false)
+      .execute();
+    const skillId = (upserted.raw as Array<{ id: string }>)[0]!.id;
+    await m
+      .createQueryBuilder()
+      .insert()
+      .into(Blob)
+      .values({ sha256: bundle.sha256, size: bytes.length, content: bytes })
+      .orIgnore()
+      .execute();
 
     const parsed = semver.parse(skill.version)!;
     const inserted = await m
@@ -122,7 +154,7 @@ export class SkillPublisher {
       .insert()
       .into(SkillVersion)
       .values({
-        skillId: skillRow.id,
+        skillId,
         version: skill.version,
         major: parsed.major,
         minor: parsed.minor,
@@ -163,23 +195,38 @@ export class SkillPublisher {
 
     const versionId = (inserted.raw as Array<{ id: string }>)[0]?.id;
     if (!versionId) {
-      const existing = await m.findOneByOrFail(SkillVersion, { skillId: skillRow.id, version: skill.version });
+      const existing = await m.findOneByOrFail(SkillVersion, { skillId, version: skill.version });
       if (existing.bundleSha256 !== bundle.sha256) throw new SkillVersionExistsError(ref, existing.bundleSha256);
-      const cert = await m.findOneBy(Certification, { skillVersionId: existing.id, policyVersion: CERTIFICATION_POLICY_VERSION });
+      const cert = await m.findOneBy(Certification, {
+        skillVersionId: existing.id,
+        policyVersion: CERTIFICATION_POLICY_VERSION,
+      });
       return { created: false, versionId: existing.id, response: response(CertificationSummaryDto.from(cert)) };
     }
     await m.insert(Certification, { skillVersionId: versionId, policyVersion: CERTIFICATION_POLICY_VERSION });
-    await m.update(Skill, skillRow.id, { updatedAt: new Date() });
-    await addToOutbox(m, CERTIFICATION_QUEUE, CERTIFY_JOB, { skillVersionId: versionId, policyVersion: CERTIFICATION_POLICY_VERSION });
+    await addToOutbox(m, CERTIFICATION_QUEUE, CERTIFY_JOB, {
+      skillVersionId: versionId,
+      policyVersion: CERTIFICATION_POLICY_VERSION,
+    });
     return { created: true, versionId, response: response(CertificationSummaryDto.from(null)) };
   }
 
   /** The namespace the skill goes under, claimed now if it is new and the token may claim. */
-  private async namespaceFor(m: EntityManager, principal: Extract<Principal, { kind: 'token' }>, slug: string): Promise<Namespace> {
+  private async namespaceFor(
+    m: EntityManager,
+    principal: Extract<Principal, { kind: 'token' }>,
+    slug: string,
+  ): Promise<Namespace> {
     let namespace = await m.findOneBy(Namespace, { slug });
     if (!namespace) {
       if (!principal.scopes.includes('claim') || principal.namespaceId) throw new NamespaceUnclaimedError(slug);
-      await m.createQueryBuilder().insert().into(Namespace).values({ slug, ownerId: principal.publisherId }).orIgnore().execute();
+      await m
+        .createQueryBuilder()
+        .insert()
+        .into(Namespace)
+        .values({ slug, ownerId: principal.publisherId })
+        .orIgnore()
+        .execute();
       namespace = await m.findOneByOrFail(Namespace, { slug });
     }
     assertCanActOn(principal, namespace);

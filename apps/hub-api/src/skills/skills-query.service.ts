@@ -107,7 +107,12 @@ export class SkillsQueryService {
     return skill;
   }
 
-  private async findVersion(author: string, name: string, version: string, repo = this.dataSource.getRepository(SkillVersion)) {
+  private async findVersion(
+    author: string,
+    name: string,
+    version: string,
+    repo = this.dataSource.getRepository(SkillVersion),
+  ) {
     const v = await repo
       .createQueryBuilder('v')
       .innerJoin(Skill, 's', 's.id = v.skill_id')

@@ -1,4 +1,19 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Patch, Post, Query, Req, Res, UploadedFile, UseGuards, UseInterceptors } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  Headers,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Query,
+  Req,
+  Res,
+  UploadedFile,
+  UseGuards,
+  UseInterceptors,
+} from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
 import {
   ApiBearerAuth,
@@ -24,7 +39,9 @@ import { SkillsQueryService } from './skills-query.service';
 import { MissingBodyError } from './skills.errors';
 import { clientAddress } from '../common/client-address';
 
-const bundleBody = { schema: { type: 'string', format: 'binary', description: 'The bundle: a gzipped tar of one skill folder.' } };
+const bundleBody = {
+  schema: { type: 'string', format: 'binary', description: 'The bundle: a gzipped tar of one skill folder.' },
+};
 
 function bundleBytes(req: Request, file: Express.Multer.File | undefined): Buffer {
   if (file?.buffer?.length) return file.buffer;
@@ -46,7 +63,9 @@ export class SkillsController {
   @RequireScope('publish')
   @UseInterceptors(FileInterceptor('bundle'))
   @ApiBearerAuth()
-  @ApiOperation({ summary: 'Publish a version (201; 200 when the same bytes were already published; 409 for other bytes)' })
+  @ApiOperation({
+    summary: 'Publish a version (201; 200 when the same bytes were already published; 409 for other bytes)',
+  })
   @ApiConsumes('application/gzip', 'multipart/form-data')
   @ApiBody(bundleBody)
   @ApiCreatedResponse({ type: PublishResponseDto })
@@ -66,7 +85,9 @@ export class SkillsController {
   @Post('validate')
   @HttpCode(200)
   @UseInterceptors(FileInterceptor('bundle'))
-  @ApiOperation({ summary: 'Dry run: the same checks as publish; stores nothing. A token, if sent, is checked for the namespace.' })
+  @ApiOperation({
+    summary: 'Dry run: the same checks as publish; stores nothing. A token, if sent, is checked for the namespace.',
+  })
   @ApiConsumes('application/gzip', 'multipart/form-data')
   @ApiBody(bundleBody)
   @ApiOkResponse({ type: ValidateSkillResponseDto })

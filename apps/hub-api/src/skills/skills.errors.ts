@@ -9,9 +9,14 @@ export class InvalidManifestError extends DomainError {
 
 export class SkillVersionExistsError extends DomainError {
   constructor(ref: string, existingSha256: string) {
-    super('SKILL.VERSION_EXISTS', `${ref} is already published with other bytes; versions are immutable, publish a new version.`, [], {
-      existing_bundle_sha256: existingSha256,
-    });
+    super(
+      'SKILL.VERSION_EXISTS',
+      `${ref} is already published with other bytes; versions are immutable, publish a new version.`,
+      [],
+      {
+        existing_bundle_sha256: existingSha256,
+      },
+    );
   }
 }
 
@@ -32,8 +37,10 @@ export class NamespaceUnclaimedError extends DomainError {
 
 export class MissingBodyError extends DomainError {
   constructor() {
-    super('BUNDLE.UNSUPPORTED_MEDIA_TYPE', 'Send the bundle as the body (Content-Type: application/gzip) or as the multipart field "bundle".', [
-      { path: 'body', message: 'no bundle found in the request', severity: 'error' },
-    ]);
+    super(
+      'BUNDLE.UNSUPPORTED_MEDIA_TYPE',
+      'Send the bundle as the body (Content-Type: application/gzip) or as the multipart field "bundle".',
+      [{ path: 'body', message: 'no bundle found in the request', severity: 'error' }],
+    );
   }
 }

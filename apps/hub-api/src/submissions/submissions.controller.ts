@@ -1,6 +1,26 @@
-import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Req, UploadedFile, UseGuards, UseInterceptors } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Param,
+  ParseUUIDPipe,
+  Post,
+  Req,
+  UploadedFile,
+  UseGuards,
+  UseInterceptors,
+} from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
-import { ApiBearerAuth, ApiBody, ApiConsumes, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiConsumes,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Request } from 'express';
 import { AuthGuard, CurrentPrincipal, RequireScope } from '../auth/auth.guard';
 import type { Principal } from '../auth/principal';
@@ -38,7 +58,9 @@ export class SubmissionsController {
   @RequireScope('publish')
   @UseInterceptors(FileInterceptor('bundle'))
   @ApiBearerAuth()
-  @ApiOperation({ summary: 'Claim a submission for your namespace: send its bundle, or nothing when the manifest names no code' })
+  @ApiOperation({
+    summary: 'Claim a submission for your namespace: send its bundle, or nothing when the manifest names no code',
+  })
   @ApiConsumes('application/gzip', 'multipart/form-data')
   @ApiBody({ required: false, schema: { type: 'string', format: 'binary' } })
   @ApiCreatedResponse({ type: PublishResponseDto })

@@ -20,8 +20,13 @@ export class SubmissionClaimedError extends DomainError {
 
 export class SubmitRateLimitedError extends DomainError {
   constructor(retryAfterSeconds: number) {
-    super('SUBMISSION.RATE_LIMITED', 'Too many unauthenticated submissions from this address; publish with a token instead.', [], {
-      retry_after: retryAfterSeconds,
-    });
+    super(
+      'SUBMISSION.RATE_LIMITED',
+      'Too many unauthenticated submissions from this address; publish with a token instead.',
+      [],
+      {
+        retry_after: retryAfterSeconds,
+      },
+    );
   }
 }

@@ -5,5 +5,9 @@ import { SkillsModule } from '../skills/skills.module';
 import { SubmissionsController } from './submissions.controller';
 import { SubmissionsService } from './submissions.service';
 
-@Module({ imports: [AuthModule, SkillsModule, UploadsModule], controllers: [SubmissionsController], providers: [SubmissionsService] })
+@Module({
+  imports: [AuthModule, SkillsModule, UploadsModule],
+  controllers: [SubmissionsController],
+  providers: [SubmissionsService],
+})
 export class SubmissionsModule {}

@@ -19,7 +19,12 @@ import { InvalidManifestError } from '../skills/skills.errors';
 import { kazmaSkillId } from '../skills/skill-ref';
 import type { SubmitSkillRequestDto } from './dto/submit-skill.request.dto';
 import type { SubmitSkillResponseDto } from './dto/submission.response.dto';
-import { SubmissionClaimedError, SubmissionExpiredError, SubmissionNotFoundError, SubmitRateLimitedError } from './submissions.errors';
+import {
+  SubmissionClaimedError,
+  SubmissionExpiredError,
+  SubmissionNotFoundError,
+  SubmitRateLimitedError,
+} from './submissions.errors';
 
 const HOUR_MS = 3600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -80,7 +85,9 @@ export class SubmissionsService {
     if (submission.expiresAt.getTime() <= Date.now()) throw new SubmissionExpiredError(id);
     const bytes =
       body ??
-      writeBundle([{ path: 'skill_manifest.yaml', content: stringify(submission.manifest) }], { rootFolder: submission.name });
+      writeBundle([{ path: 'skill_manifest.yaml', content: stringify(submission.manifest) }], {
+        rootFolder: submission.name,
+      });
     const { bundle, skill } = await this.publisher.inspect(bytes, principal, {});
     const expected = { namespace: submission.namespaceSlug, name: submission.name, version: submission.version };
     const mismatch = (Object.keys(expected) as Array<keyof typeof expected>)

@@ -16,12 +16,15 @@ export class TokensController {
   @Post()
   @ApiOperation({ summary: 'Create a publisher token (the secret is returned once)' })
   @ApiCreatedResponse({ type: CreatedTokenResponseDto })
-  create(@CurrentPrincipal() principal: Principal, @Body() dto: CreateTokenRequestDto): Promise<CreatedTokenResponseDto> {
+  create(
+    @CurrentPrincipal() principal: Principal,
+    @Body() dto: CreateTokenRequestDto,
+  ): Promise<CreatedTokenResponseDto> {
     return this.tokens.create(principal, dto);
   }
 
   @Get()
-  @ApiOperation({ summary: "List tokens (the operator sees all, a publisher its own); secrets are never returned" })
+  @ApiOperation({ summary: 'List tokens (the operator sees all, a publisher its own); secrets are never returned' })
   @ApiOkResponse({ type: TokenResponseDto, isArray: true })
   list(@CurrentPrincipal() principal: Principal): Promise<TokenResponseDto[]> {
     return this.tokens.list(principal);
@@ -31,7 +34,10 @@ export class TokensController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Revoke a token' })
   @ApiOkResponse({ type: TokenResponseDto })
-  revoke(@CurrentPrincipal() principal: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<TokenResponseDto> {
+  revoke(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id', new ParseUUIDPipe()) id: string,
+  ): Promise<TokenResponseDto> {
     return this.tokens.revoke(principal, id);
   }
 }

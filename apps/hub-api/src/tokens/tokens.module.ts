@@ -3,5 +3,10 @@ import { AuthModule } from '../auth/auth.module';
 import { TokensController } from './tokens.controller';
 import { TokensService } from './tokens.service';
 
-@Module({ imports: [AuthModule], controllers: [TokensController], providers: [TokensService], exports: [TokensService] })
+@Module({
+  imports: [AuthModule],
+  controllers: [TokensController],
+  providers: [TokensService],
+  exports: [TokensService],
+})
 export class TokensModule {}

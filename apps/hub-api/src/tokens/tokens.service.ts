@@ -24,7 +24,9 @@ export class TokensService {
     return this.dataSource.transaction(async (m) => {
       const scopes = [...new Set<TokenScope>(dto.scopes ?? ['publish'])];
       const { publisher, namespace } =
-        principal.kind === 'admin' ? await this.ownerForAdmin(m, dto) : await this.ownerForPublisher(m, principal, dto, scopes);
+        principal.kind === 'admin'
+          ? await this.ownerForAdmin(m, dto)
+          : await this.ownerForPublisher(m, principal, dto, scopes);
       const secret = generateTokenSecret();
       const token = m.create(PublisherToken, {
         publisherId: publisher.id,
@@ -81,9 +83,16 @@ export class TokensService {
       const existing = await m.findOne(Namespace, { where: { slug: dto.namespace }, relations: { owner: true } });
       if (existing) return { publisher: existing.owner!, namespace: existing };
       const publisher = await this.findOrCreatePublisher(m, dto.publisher ?? dto.namespace);
-      await m.createQueryBuilder().insert().into(Namespace).values({ slug: dto.namespace, ownerId: publisher.id }).orIgnore().execute();
+      await m
+        .createQueryBuilder()
+        .insert()
+        .into(Namespace)
+        .values({ slug: dto.namespace, ownerId: publisher.id })
+        .orIgnore()
+        .execute();
       const namespace = await m.findOneByOrFail(Namespace, { slug: dto.namespace });
-      if (namespace.ownerId !== publisher.id) throw new ForbiddenError(`Namespace "${dto.namespace}" was just claimed by another publisher.`);
+      if (namespace.ownerId !== publisher.id)
+        throw new ForbiddenError(`Namespace "${dto.namespace}" was just claimed by another publisher.`);
       return { publisher, namespace };
     }
     if (!dto.publisher) throw new PublisherRequiredError();
@@ -102,11 +111,13 @@ export class TokensService {
     if (dto.publisher) throw new ForbiddenError('Only the operator can create tokens for another publisher.');
     const publisher = await m.findOneByOrFail(Publisher, { id: principal.publisherId });
     if (!dto.namespace) {
-      if (principal.namespaceId) throw new ForbiddenError('A namespace-bound token can only create tokens for its namespace.');
+      if (principal.namespaceId)
+        throw new ForbiddenError('A namespace-bound token can only create tokens for its namespace.');
       return { publisher, namespace: null };
     }
     const namespace = await m.findOneBy(Namespace, { slug: dto.namespace });
-    const mayUse = namespace?.ownerId === publisher.id && (!principal.namespaceId || principal.namespaceId === namespace.id);
+    const mayUse =
+      namespace?.ownerId === publisher.id && (!principal.namespaceId || principal.namespaceId === namespace.id);
     if (!namespace || !mayUse) throw new ForbiddenError(`Namespace "${dto.namespace}" is not yours.`);
     return { publisher, namespace };
   }

@@ -36,7 +36,11 @@ export const rawHeader = (entry: RawEntry): Buffer => {
   if (entry.linkname) header.write(entry.linkname, 157, 'utf8');
   const magic = entry.magic ?? 'posix';
   const magicBytes =
-    magic === 'posix' ? Buffer.from('ustar\x0000', 'latin1') : magic === 'gnu' ? Buffer.from('ustar  \x00', 'latin1') : magic;
+    magic === 'posix'
+      ? Buffer.from('ustar\x0000', 'latin1')
+      : magic === 'gnu'
+        ? Buffer.from('ustar  \x00', 'latin1')
+        : magic;
   magicBytes.copy(header, 257);
   if (entry.prefix) header.write(entry.prefix, 345, 'utf8');
   header.fill(0x20, 148, 156);

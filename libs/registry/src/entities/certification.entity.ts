@@ -1,5 +1,15 @@
 import type { JsonDocument } from './json-document';
-import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  UpdateDateColumn,
+} from 'typeorm';
 import { SkillVersion } from './skill-version.entity';
 
 export const CERTIFICATION_STATUSES = ['pending', 'certified', 'failed', 'inconclusive', 'revoked', 'expired'] as const;
@@ -10,7 +20,10 @@ export type CertificationLevel = (typeof CERTIFICATION_LEVELS)[number];
 /** The verdict on one version under one policy version; starts `pending` at publish. */
 @Entity({ name: 'certifications' })
 @Index('certifications_version_policy_key', ['skillVersionId', 'policyVersion'], { unique: true })
-@Check('certifications_status_check', `"status" IN ('pending', 'certified', 'failed', 'inconclusive', 'revoked', 'expired')`)
+@Check(
+  'certifications_status_check',
+  `"status" IN ('pending', 'certified', 'failed', 'inconclusive', 'revoked', 'expired')`,
+)
 @Check('certifications_level_check', `"level" IN ('none', 'basic', 'standard')`)
 export class Certification {
   @PrimaryGeneratedColumn('uuid')

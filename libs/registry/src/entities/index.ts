@@ -18,5 +18,15 @@ export * from './skill.entity';
 export * from './skill-version.entity';
 export * from './submission.entity';
 
-export const ENTITIES = [Publisher, Namespace, PublisherToken, Skill, Blob, SkillVersion, Certification, Submission, OutboxMessage];
+export const ENTITIES = [
+  Publisher,
+  Namespace,
+  PublisherToken,
+  Skill,
+  Blob,
+  SkillVersion,
+  Certification,
+  Submission,
+  OutboxMessage,
+];
 export * from './json-document';

@@ -1,6 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CERTIFICATION_LEVELS, CERTIFICATION_STATUSES, VERSION_STATUSES } from '@skillhub/registry';
-import type { Certification, CertificationLevel, CertificationStatus, SkillVersion, VersionStatus } from '@skillhub/registry';
+import type {
+  Certification,
+  CertificationLevel,
+  CertificationStatus,
+  SkillVersion,
+  VersionStatus,
+} from '@skillhub/registry';
 import { SKILL_FORMATS, type SkillFormat } from '@skillhub/skill-formats';
 import { kazmaSkillId } from '../skill-ref';
 
@@ -70,7 +76,12 @@ export class SkillVersionResponseDto {
   @ApiProperty({ type: CertificationSummaryDto }) certification: CertificationSummaryDto;
   @ApiProperty({ example: '/api/v1/skills/acme-labs/weather/versions/1.0.0/bundle' }) download_url: string;
 
-  static from(v: SkillVersion, namespace: string, name: string, cert: Certification | null | undefined): SkillVersionResponseDto {
+  static from(
+    v: SkillVersion,
+    namespace: string,
+    name: string,
+    cert: Certification | null | undefined,
+  ): SkillVersionResponseDto {
     const certification = CertificationSummaryDto.from(cert);
     return {
       id: kazmaSkillId(namespace, name, v.version),
@@ -118,7 +129,11 @@ export class SkillResponseDto {
   @ApiProperty() name: string;
   @ApiProperty() created_at: string;
   @ApiProperty() updated_at: string;
-  @ApiProperty({ type: SkillVersionResponseDto, nullable: true, description: 'The newest version that is not yanked (else the newest).' })
+  @ApiProperty({
+    type: SkillVersionResponseDto,
+    nullable: true,
+    description: 'The newest version that is not yanked (else the newest).',
+  })
   latest: SkillVersionResponseDto | null;
   @ApiProperty({ type: [VersionSummaryDto], description: 'Newest first, by semver.' }) versions: VersionSummaryDto[];
 }

@@ -3,7 +3,11 @@ import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { VERSION_STATUSES, type VersionStatus } from '@skillhub/registry';
 
 export class UpdateVersionStatusRequestDto {
-  @ApiProperty({ enum: VERSION_STATUSES, description: 'deprecated: still installable, with a warning; yanked: no longer resolved by ranges. Bytes are never deleted.' })
+  @ApiProperty({
+    enum: VERSION_STATUSES,
+    description:
+      'deprecated: still installable, with a warning; yanked: no longer resolved by ranges. Bytes are never deleted.',
+  })
   @IsIn(VERSION_STATUSES)
   status: VersionStatus;
 

@@ -18,7 +18,12 @@ export class ValidateSkillResponseDto {
   @ApiProperty({ enum: SKILL_FORMATS }) format: SkillFormat;
   @ApiProperty() bundle_sha256: string;
   @ApiProperty({ type: [BundleFileDto] }) files: BundleFileDto[];
-  @ApiProperty({ type: [ProblemDto], description: 'Warnings (errors make the request fail with 4xx).' }) problems: ProblemDto[];
-  @ApiProperty({ description: 'Whether the token sent (if any) may publish this; null without a token.', nullable: true, type: Boolean })
+  @ApiProperty({ type: [ProblemDto], description: 'Warnings (errors make the request fail with 4xx).' })
+  problems: ProblemDto[];
+  @ApiProperty({
+    description: 'Whether the token sent (if any) may publish this; null without a token.',
+    nullable: true,
+    type: Boolean,
+  })
   publishable: boolean | null;
 }

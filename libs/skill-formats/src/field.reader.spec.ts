@@ -1,5 +1,5 @@
 import type { Problem } from '@skillhub/errors';
-import { FieldReader } from './field-reader';
+import { FieldReader } from './field.reader';
 
 function reader(root: Record<string, unknown>): { fields: FieldReader; problems: Problem[] } {
   const problems: Problem[] = [];
