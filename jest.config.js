@@ -12,12 +12,14 @@ const shared = {
 };
 
 module.exports = {
+  // A global option (projects ignore it): hooks that start an embedded database or a hub need more than 5 s on a busy machine.
+  testTimeout: 60_000,
   transform: shared.transform,
   globalSetup: '<rootDir>/libs/testing/src/jest-global-setup.ts',
   globalTeardown: '<rootDir>/libs/testing/src/jest-global-teardown.ts',
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
-    { ...shared, displayName: 'integration', testMatch: ['<rootDir>/{apps,libs}/**/*.int-spec.ts'], testTimeout: 30_000 },
-    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'], testTimeout: 60_000 },
+    { ...shared, displayName: 'integration', testMatch: ['<rootDir>/{apps,libs}/**/*.int-spec.ts'] },
+    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'] },
   ],
 };

@@ -49,11 +49,19 @@ export async function startTestHub(options: TestHubOptions = {}): Promise<TestHu
     OUTBOX_POLL_MS: '200',
     ...options.env,
   });
-  const app = await createHubApp(
-    config,
-    embedded ? { url: embedded.url, embedded: true, stop: () => embedded.stop() } : { url: db!.url, embedded: false },
-  );
-  await app.listen(0, '127.0.0.1');
+  let app: INestApplication;
+  try {
+    app = await createHubApp(
+      config,
+      embedded ? { url: embedded.url, embedded: true, stop: () => embedded.stop() } : { url: db!.url, embedded: false },
+    );
+    await app.listen(0, '127.0.0.1');
+  } catch (err) {
+    // Leave nothing running that would keep jest from exiting.
+    await embedded?.stop();
+    await db?.drop();
+    throw err;
+  }
   const baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');
   const http = request(app.getHttpServer());
   const dataSource = app.get(DataSource);

@@ -6,18 +6,11 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { ConfigError, type HubConfig, loadConfig } from '@skillhub/config';
+import { loadConfigOrExit } from '@skillhub/config';
 import { AgentRuntimeModule } from './agent-runtime.module';
 
 async function bootstrap(): Promise<void> {
-  let config: HubConfig;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    console.error(err.message);
-    process.exit(1);
-  }
+  const config = loadConfigOrExit();
   const app = await NestFactory.createApplicationContext(AgentRuntimeModule.forRoot(config));
   app.enableShutdownHooks();
   new Logger('agent-runtime').log('ready');

@@ -5,18 +5,11 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { ConfigError, type HubConfig, loadConfig } from '@skillhub/config';
+import { loadConfigOrExit } from '@skillhub/config';
 import { CertifierWorkerModule } from './certifier-worker.module';
 
 async function bootstrap(): Promise<void> {
-  let config: HubConfig;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    console.error(err.message);
-    process.exit(1);
-  }
+  const config = loadConfigOrExit();
   if (!config.DATABASE_URL) {
     console.error(
       'DATABASE_URL is required: the worker runs beside a hub on PostgreSQL (the embedded hub certifies in-process).',

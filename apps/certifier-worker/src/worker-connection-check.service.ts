@@ -1,7 +1,9 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
-import { createRedisConnection } from '@skillhub/queue';
+import { createRedisConnection, waitUntilReady } from '@skillhub/queue';
+
+const REDIS_READY_TIMEOUT_MS = 10_000;
 
 /**
  * Start-up check: the worker refuses to run on a database that lacks the schema
@@ -23,7 +25,7 @@ export class WorkerConnectionCheck implements OnApplicationBootstrap {
     }
     const redis = createRedisConnection(this.config.REDIS_URL, 'producer');
     try {
-      await redis.ping();
+      await waitUntilReady(redis, REDIS_READY_TIMEOUT_MS);
     } catch (err) {
       throw new Error(`Redis at REDIS_URL is unreachable: ${(err as Error).message}`, { cause: err });
     } finally {

@@ -1,23 +1,14 @@
 /** hub-api: REST + OpenAPI. With no DATABASE_URL it runs on the embedded PostgreSQL under HUB_DATA_DIR. */
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { ConfigError, type HubConfig, isEmbedded, loadConfig } from '@skillhub/config';
+import { isEmbedded, loadConfigOrExit } from '@skillhub/config';
 import { startEmbeddedDatabase } from '@skillhub/registry';
 import { ensureDevAdminToken } from './admin-token';
 import { createHubApp } from './create-hub-app';
 
 async function bootstrap(): Promise<void> {
   const logger = new Logger('hub-api');
-  let config: HubConfig;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-      process.exit(1);
-    }
-    throw err;
-  }
+  let config = loadConfigOrExit();
 
   const embedded = isEmbedded(config) ? await startEmbeddedDatabase(config.HUB_DATA_DIR) : null;
   let adminTokenFile: string | null = null;

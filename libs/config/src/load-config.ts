@@ -17,3 +17,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
 }
 
 export const isEmbedded = (config: Pick<HubConfig, 'DATABASE_URL'>): boolean => !config.DATABASE_URL;
+
+/** For `main.ts`: the configuration, or the process stops with a message naming every bad variable. */
+export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): HubConfig {
+  try {
+    return loadConfig(env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(err.message);
+    process.exit(1);
+  }
+}

@@ -20,3 +20,24 @@ export function createRedisConnection(url: string, role: 'producer' | 'worker'):
   redis.on('error', () => undefined);
   return redis;
 }
+
+/** Resolves once the connection is ready; rejects after `timeoutMs` with the last connection error. */
+export function waitUntilReady(redis: Redis, timeoutMs: number): Promise<void> {
+  if (redis.status === 'ready') return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    let lastError = 'no answer';
+    const onError = (err: Error) => (lastError = err.message);
+    const timer = setTimeout(() => {
+      redis.off('ready', onReady);
+      redis.off('error', onError);
+      reject(new Error(`not ready after ${timeoutMs} ms: ${lastError}`));
+    }, timeoutMs);
+    const onReady = () => {
+      clearTimeout(timer);
+      redis.off('error', onError);
+      resolve();
+    };
+    redis.once('ready', onReady);
+    redis.on('error', onError);
+  });
+}
