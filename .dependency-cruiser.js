@@ -1,6 +1,6 @@
 // Boundaries (conventions.md §10): apps never import each other, libs never import
 // apps, and the pure libs stay free of Nest, TypeORM and HTTP code.
-const PURE_LIBS = '^libs/(skill-formats|bundle|signing|gate|errors)/';
+const PURE_LIBS = '^libs/(skill-formats|bundle|signing|gate|errors|search)/';
 const FRAMEWORK = '^(node_modules/)?(@nestjs|typeorm|pg|express|bullmq|ioredis|axios|undici|supertest)(/|$)';
 
 module.exports = {
@@ -22,7 +22,7 @@ module.exports = {
     {
       name: 'pure-lib-imports-framework',
       severity: 'error',
-      comment: 'skill-formats, bundle, signing, gate and errors import no Nest, TypeORM or HTTP code.',
+      comment: 'skill-formats, bundle, signing, gate, errors and search import no Nest, TypeORM or HTTP code.',
       from: { path: PURE_LIBS },
       to: { path: FRAMEWORK },
     },

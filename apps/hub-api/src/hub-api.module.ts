@@ -4,6 +4,7 @@ import { ConfigModule, type HubConfig } from '@skillhub/config';
 import { buildDataSourceOptions } from '@skillhub/registry';
 import { AuthModule } from './auth/auth.module';
 import { HealthModule } from './health/health.module';
+import { SearchModule } from './search/search.module';
 import { SkillsModule } from './skills/skills.module';
 import { SubmissionsModule } from './submissions/submissions.module';
 import { TokensModule } from './tokens/tokens.module';
@@ -45,6 +46,7 @@ export class HubApiModule implements OnApplicationShutdown {
         AuthModule,
         HealthModule,
         TokensModule,
+        SearchModule,
         SkillsModule,
         SubmissionsModule,
       ],

@@ -10,6 +10,7 @@ import type { UpdateVersionStatusRequestDto } from './dto/update-version-status.
 import { CertificationSummaryDto, SkillResponseDto, SkillVersionResponseDto } from './dto/skill-version.response.dto';
 import { SkillNotFoundError } from './skills.errors';
 import { kazmaSkillId } from './skill-ref';
+import { REFRESH_LATEST_VERSION_SQL } from './skill-sql';
 
 const MAX_VERSIONS_LISTED = 1000;
 
@@ -17,12 +18,6 @@ export interface BundleDownload {
   sha256: string;
   content: Buffer;
   filename: string;
-}
-
-/** Picks what "latest" means: the highest stable version not yanked, else the highest not yanked, else the highest. */
-export function pickLatest<T extends { version: string; status: string }>(newestFirst: readonly T[]): T | null {
-  const live = newestFirst.filter((v) => v.status !== 'yanked');
-  return live.find((v) => !semver.prerelease(v.version)) ?? live[0] ?? newestFirst[0] ?? null;
 }
 
 @Injectable()
@@ -39,7 +34,7 @@ export class SkillsQueryService {
       })
     ).sort((a, b) => semver.rcompare(a.version, b.version));
     const certs = await this.certifications(versions.map((v) => v.id));
-    const latest = pickLatest(versions);
+    const latest = versions.find((v) => v.id === skill.latestVersionId) ?? null;
     return {
       id: kazmaSkillId(author, name),
       author,
@@ -92,6 +87,7 @@ export class SkillsQueryService {
         statusMessage: dto.message ?? null,
         statusChangedAt: new Date(),
       });
+      await m.query(REFRESH_LATEST_VERSION_SQL, [v.skillId]);
     });
     return this.getVersion(author, name, version);
   }

@@ -45,6 +45,17 @@ export class Certification {
   @Column({ type: 'varchar', length: 16, default: 'none' })
   level: CertificationLevel;
 
+  /** When the certificate was issued and until when it holds; null until certified. */
+  @Column({ name: 'issued_at', type: 'timestamptz', nullable: true })
+  issuedAt: Date | null;
+
+  @Column({ name: 'expires_at', type: 'timestamptz', nullable: true })
+  expiresAt: Date | null;
+
+  /** Every requirement by name (Kazma's six among them) and whether it was met. */
+  @Column({ name: 'requirements_met', type: 'jsonb', default: () => "'{}'" })
+  requirementsMet: Record<string, boolean>;
+
   /** Findings and requirements, filled by the certifier. */
   @Column({ type: 'jsonb', nullable: true })
   report: JsonDocument | null;

@@ -24,12 +24,29 @@ export class Skill {
   @JoinColumn({ name: 'namespace_id' })
   namespace?: Namespace;
 
+  /** Also trigram-indexed (migration), so a misspelt query still finds the skill. */
+  @Index('skills_name_trgm_idx', { synchronize: false })
+  @Index('skills_name_idx')
   @Column({ type: 'varchar', length: 64 })
   name: string;
+
+  /**
+   * The version lists and search show: the highest stable version not yanked, else the
+   * highest not yanked. Kept current on publish and on status changes. (No foreign key:
+   * versions are never deleted, and the relation would make the two entities import each other.)
+   */
+  @Column({ name: 'latest_version_id', type: 'uuid', nullable: true })
+  latestVersionId: string | null;
+
+  /** Sum of the versions' downloads, kept beside them by the batched counter. */
+  @Index('skills_downloads_idx')
+  @Column({ type: 'bigint', default: 0 })
+  downloads: string;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 
+  @Index('skills_updated_at_idx')
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
   updatedAt: Date;
 }

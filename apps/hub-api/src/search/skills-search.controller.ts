@@ -1,0 +1,37 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { KazmaSearchQueryDto, ListSkillsQueryDto } from './dto/list-skills.request.dto';
+import { KazmaSearchResponseDto, SkillListResponseDto, StatsResponseDto } from './dto/skill-list.response.dto';
+import { SkillsSearchService } from './skills-search.service';
+
+@ApiTags('discovery')
+@Controller('api/v1')
+export class SkillsSearchController {
+  constructor(private readonly search: SkillsSearchService) {}
+
+  @Get('skills')
+  @ApiOperation({
+    summary: 'List and search skills (Kazma list shape with page/per_page, or limit/cursor)',
+    description:
+      'One item per skill (its latest version not yanked) unless all_versions=true. With q, results are ranked: name matches first, then description, tags and capabilities, then tool names; misspelt names still match.',
+  })
+  @ApiOkResponse({ type: SkillListResponseDto })
+  list(@Query() query: ListSkillsQueryDto): Promise<SkillListResponseDto> {
+    return this.search.list(query);
+  }
+
+  @Get('skills/search')
+  @ApiOperation({ summary: "Kazma's search route: `{items, total, query}`" })
+  @ApiOkResponse({ type: KazmaSearchResponseDto })
+  async kazmaSearch(@Query() query: KazmaSearchQueryDto): Promise<KazmaSearchResponseDto> {
+    const { items, total } = await this.search.list({ ...query, per_page: 100 });
+    return { items, total, query: query.q ?? '' };
+  }
+
+  @Get('stats')
+  @ApiOperation({ summary: 'Totals: skills, certified skills, skills per category' })
+  @ApiOkResponse({ type: StatsResponseDto })
+  stats(): Promise<StatsResponseDto> {
+    return this.search.stats();
+  }
+}

@@ -1,0 +1,221 @@
+/**
+ * Lists, search and stats over each skill's listed version (its latest not yanked),
+ * or over every version with `all_versions`. The ranking rule is documented in
+ * libs/search (parseSearchQuery); this file is its SQL.
+ */
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { CERTIFICATION_POLICY_VERSION } from '@skillhub/queue';
+import type { CertificationLevel } from '@skillhub/registry';
+import { type CursorValues, decodeCursor, encodeCursor, parseSearchQuery } from '@skillhub/search';
+import type { SkillFormat } from '@skillhub/skill-formats';
+import { DomainError } from '@skillhub/errors';
+import { kazmaSkillId } from '../skills/skill-ref';
+import type { ListSkillsQueryDto, SkillSort } from './dto/list-skills.request.dto';
+import type { SkillListItemDto, SkillListResponseDto, StatsResponseDto } from './dto/skill-list.response.dto';
+
+const DEFAULT_PAGE_SIZE = 20;
+/** Below this word similarity a name is not a typo of the query. */
+const TRIGRAM_THRESHOLD = 0.45;
+
+/** A certificate that holds now (not revoked, failed or past its expiry). */
+const CERTIFIED_NOW = `(c."status" = 'certified' AND (c."expires_at" IS NULL OR c."expires_at" > now()))`;
+
+interface Row {
+  name: string;
+  author: string;
+  version: string;
+  description: string;
+  category: string | null;
+  tags: string[];
+  capabilities: string[];
+  format: SkillFormat;
+  certified: boolean;
+  level: CertificationLevel | null;
+  downloads: string;
+  updated_at: Date;
+  k_updated: string;
+  major: number;
+  minor: number;
+  patch: number;
+  vid: string;
+  score: number | null;
+}
+
+/** Collects positional parameters while a query is written. */
+class Params {
+  readonly values: unknown[] = [];
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+export class InvalidPagingError extends DomainError {
+  constructor(message: string, path: string) {
+    super('SEARCH.INVALID', message, [{ path, message, severity: 'error' }]);
+  }
+}
+
+interface SortPlan {
+  order: string;
+  /** Keyset columns and the cursor values read from a row; null = offset paging. */
+  keyset: { columns: string[]; casts: string[]; values: (r: Row) => CursorValues } | null;
+}
+
+function sortPlan(sort: SkillSort, allVersions: boolean): SortPlan {
+  const downloads = allVersions ? 'v."downloads"' : 's."downloads"';
+  const updated = allVersions ? 'v."created_at"' : 's."updated_at"';
+  switch (sort) {
+    case 'relevance':
+      return { order: `score DESC, ${downloads} DESC, s."name", n."slug", v."id"`, keyset: null };
+    case 'name':
+      return {
+        order: 's."name", n."slug", v."major" DESC, v."minor" DESC, v."patch" DESC, v."id"',
+        keyset: null,
+      };
+    case 'updated':
+      return {
+        order: `${updated} DESC, v."id" DESC`,
+        keyset: { columns: [updated, 'v."id"'], casts: ['timestamptz', 'uuid'], values: (r) => [r.k_updated, r.vid] },
+      };
+    case 'downloads':
+      return {
+        order: `${downloads} DESC, v."id" DESC`,
+        keyset: { columns: [downloads, 'v."id"'], casts: ['bigint', 'uuid'], values: (r) => [r.downloads, r.vid] },
+      };
+    case 'version':
+      return {
+        order: 'v."major" DESC, v."minor" DESC, v."patch" DESC, v."id" DESC',
+        keyset: {
+          columns: ['v."major"', 'v."minor"', 'v."patch"', 'v."id"'],
+          casts: ['int', 'int', 'int', 'uuid'],
+          values: (r) => [r.major, r.minor, r.patch, r.vid],
+        },
+      };
+  }
+}
+
+@Injectable()
+export class SkillsSearchService {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async list(query: ListSkillsQueryDto): Promise<SkillListResponseDto> {
+    const cursorMode = query.limit !== undefined || query.cursor !== undefined;
+    if (cursorMode && (query.page !== undefined || query.per_page !== undefined)) {
+      throw new InvalidPagingError('Use either page/per_page or limit/cursor, not both.', 'cursor');
+    }
+    const q = query.q?.trim() ? query.q : undefined;
+    const sort: SkillSort = query.sort ?? (q ? 'relevance' : 'name');
+    if (sort === 'relevance' && !q) throw new InvalidPagingError('sort=relevance needs q.', 'sort');
+    const allVersions = query.all_versions ?? false;
+    const plan = sortPlan(sort, allVersions);
+
+    const params = new Params();
+    const from: string[] = [
+      `FROM "skills" s`,
+      `JOIN "namespaces" n ON n."id" = s."namespace_id"`,
+      allVersions
+        ? `JOIN "skill_versions" v ON v."skill_id" = s."id"`
+        : `JOIN "skill_versions" v ON v."id" = s."latest_version_id" AND v."status" <> 'yanked'`,
+      `LEFT JOIN "certifications" c ON c."skill_version_id" = v."id" AND c."policy_version" = ${params.add(CERTIFICATION_POLICY_VERSION)}`,
+    ];
+    const where: string[] = [];
+    let score = 'NULL::float8';
+    if (q) {
+      const parsed = parseSearchQuery(q);
+      const tsquery = parsed.prefix
+        ? `(websearch_to_tsquery('english', ${params.add(parsed.textBeforePrefix)}) && to_tsquery('english', ${params.add(`${parsed.prefix}:*`)}))`
+        : `websearch_to_tsquery('english', ${params.add(parsed.text)})`;
+      from.push(`CROSS JOIN (SELECT ${tsquery} AS tsq) qq`);
+      const trgm = params.add(parsed.trigram);
+      where.push(`(v."search_vector" @@ qq.tsq OR ${trgm} <% s."name")`);
+      score = `10 * ts_rank_cd('{0.1,0.2,0.4,1.0}', v."search_vector", qq.tsq) + 3 * word_similarity(${trgm}, s."name") + CASE WHEN s."name" = ${trgm} THEN 5 ELSE 0 END`;
+    }
+    if (query.author) where.push(`n."slug" = ${params.add(query.author)}`);
+    if (query.category) where.push(`v."category" = ${params.add(query.category)}`);
+    if (query.format) where.push(`v."format" = ${params.add(query.format)}`);
+    if (query.capabilities?.length) where.push(`v."capabilities" @> ${params.add(query.capabilities)}::text[]`);
+    if (query.tags?.length) where.push(`v."tags" && ${params.add(query.tags)}::text[]`);
+    if (query.certified !== undefined)
+      where.push(query.certified ? CERTIFIED_NOW : `NOT coalesce(${CERTIFIED_NOW}, false)`);
+
+    const pageSize = (cursorMode ? query.limit : query.per_page) ?? DEFAULT_PAGE_SIZE;
+    const countParams = [...params.values];
+    const countSql = `SELECT count(*)::int AS total ${from.join(' ')} ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`;
+
+    let offset = cursorMode ? 0 : ((query.page ?? 1) - 1) * pageSize;
+    if (query.cursor) {
+      const values = decodeCursor(query.cursor, sort);
+      if (!values) throw new InvalidPagingError('The cursor is malformed or was made for another sort.', 'cursor');
+      if (plan.keyset && values.length === plan.keyset.columns.length) {
+        const placeholders = values.map((v, i) => `${params.add(v)}::${plan.keyset!.casts[i]}`);
+        where.push(`(${plan.keyset.columns.join(', ')}) < (${placeholders.join(', ')})`);
+      } else if (!plan.keyset && values.length === 1 && typeof values[0] === 'number' && values[0] >= 0) {
+        offset = values[0];
+      } else {
+        throw new InvalidPagingError('The cursor does not fit this sort.', 'cursor');
+      }
+    }
+
+    const sql = `SELECT n."slug" AS author, s."name", v."version", v."description", v."category", v."tags", v."capabilities",
+        v."format", coalesce(${CERTIFIED_NOW}, false) AS certified, c."level" AS level,
+        ${allVersions ? 'v."downloads"' : 's."downloads"'} AS downloads,
+        ${allVersions ? 'v."created_at"' : 's."updated_at"'} AS updated_at,
+        ${allVersions ? 'v."created_at"' : 's."updated_at"'}::text AS k_updated,
+        v."major", v."minor", v."patch", v."id" AS vid, ${score} AS score
+      ${from.join(' ')}
+      ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+      ORDER BY ${plan.order}
+      LIMIT ${params.add(pageSize + 1)} OFFSET ${params.add(offset)}`;
+
+    const [rows, [{ total }]] = await this.dataSource.transaction(async (m) => {
+      // Index-backed `<%` uses this threshold; SET LOCAL keeps it to this transaction.
+      await m.query(`SET LOCAL pg_trgm.word_similarity_threshold = ${TRIGRAM_THRESHOLD}`);
+      const page: Row[] = await m.query(sql, params.values);
+      const count: Array<{ total: number }> = await m.query(countSql, countParams);
+      return [page, count] as const;
+    });
+    const items = rows.slice(0, pageSize).map(toItem);
+    const hasMore = rows.length > pageSize;
+    if (!cursorMode) return { items, total, page: query.page ?? 1, per_page: pageSize };
+    const last = rows[pageSize - 1];
+    const next = !hasMore || !last ? null : plan.keyset ? plan.keyset.values(last) : [offset + pageSize];
+    return { items, total, next_cursor: next ? encodeCursor(sort, next) : null };
+  }
+
+  async stats(): Promise<StatsResponseDto> {
+    const rows: Array<{ category: string; total: number; certified: number }> = await this.dataSource.query(
+      `SELECT coalesce(v."category", 'uncategorized') AS category, count(*)::int AS total,
+              count(*) FILTER (WHERE ${CERTIFIED_NOW})::int AS certified
+       FROM "skills" s
+       JOIN "skill_versions" v ON v."id" = s."latest_version_id" AND v."status" <> 'yanked'
+       LEFT JOIN "certifications" c ON c."skill_version_id" = v."id" AND c."policy_version" = $1
+       GROUP BY 1 ORDER BY 1`,
+      [CERTIFICATION_POLICY_VERSION],
+    );
+    return {
+      total_skills: rows.reduce((n, r) => n + r.total, 0),
+      certified_count: rows.reduce((n, r) => n + r.certified, 0),
+      by_category: Object.fromEntries(rows.map((r) => [r.category, r.total])),
+    };
+  }
+}
+
+function toItem(r: Row): SkillListItemDto {
+  return {
+    id: kazmaSkillId(r.author, r.name, r.version),
+    name: r.name,
+    author: r.author,
+    description: r.description,
+    version: r.version,
+    category: r.category,
+    tags: r.tags,
+    certified: r.certified,
+    downloads: Number(r.downloads),
+    capabilities: r.capabilities,
+    format: r.format,
+    certification_level: r.certified ? (r.level ?? 'none') : 'none',
+    updated_at: new Date(r.updated_at).toISOString(),
+  };
+}

@@ -1,0 +1,53 @@
+import { decodeCursor, encodeCursor } from './search-cursor';
+import { MAX_QUERY_LENGTH, parseSearchQuery } from './search-query';
+
+describe('parseSearchQuery', () => {
+  it.each([
+    ['kuber', { text: 'kuber', textBeforePrefix: '', prefix: 'kuber', trigram: 'kuber' }],
+    ['postgres  que', { text: 'postgres que', textBeforePrefix: 'postgres', prefix: 'que', trigram: 'postgres que' }],
+    [
+      '"pull request"',
+      { text: '"pull request"', textBeforePrefix: '"pull request"', prefix: null, trigram: 'pull request' },
+    ],
+    [
+      'weather -marine',
+      { text: 'weather -marine', textBeforePrefix: 'weather -marine', prefix: null, trigram: 'weather' },
+    ],
+    [
+      'slack or discord',
+      { text: 'slack or discord', textBeforePrefix: 'slack or discord', prefix: null, trigram: 'slack discord' },
+    ],
+    ['github or', { text: 'github or', textBeforePrefix: 'github or', prefix: null, trigram: 'github' }],
+    ['Weather', { text: 'Weather', textBeforePrefix: '', prefix: 'weather', trigram: 'weather' }],
+    ['a', { text: 'a', textBeforePrefix: '', prefix: null, trigram: 'a' }],
+    ["x'):* | !", { text: "x'):* | !", textBeforePrefix: "x'):* | !", prefix: null, trigram: 'x' }],
+  ])('%j', (raw, expected) => {
+    expect(parseSearchQuery(raw)).toEqual(expected);
+  });
+
+  it('never lets tsquery syntax into the prefix', () => {
+    for (const raw of ["foo:*'", 'bar&baz', "q'|x", 'é:*']) {
+      const { prefix } = parseSearchQuery(raw);
+      expect(prefix === null || /^[\p{L}\p{N}]+$/u.test(prefix)).toBe(true);
+    }
+  });
+
+  it('caps the query before parsing it', () => {
+    expect(parseSearchQuery('w'.repeat(10_000)).text).toHaveLength(MAX_QUERY_LENGTH);
+  });
+});
+
+describe('search cursors', () => {
+  it('round-trip for the sort they were made for, and only that one', () => {
+    const c = encodeCursor('name', ['weather', 'acme', 'id-1']);
+    expect(decodeCursor(c, 'name')).toEqual(['weather', 'acme', 'id-1']);
+    expect(decodeCursor(c, 'downloads')).toBeNull();
+  });
+
+  it.each(['', 'not base64!', 'e30', Buffer.from('{"s":"name","v":[{}]}').toString('base64url'), 'a'.repeat(600)])(
+    'refuses %j',
+    (cursor) => {
+      expect(decodeCursor(cursor, 'name')).toBeNull();
+    },
+  );
+});

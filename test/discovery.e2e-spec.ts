@@ -1,0 +1,196 @@
+/** Lists, filters, paging, stats and Kazma's discovery routes, over HTTP. */
+import { stringify } from 'yaml';
+import { writeBundle } from '@skillhub/bundle';
+import { agentSkillBundle, uniqueName } from '@skillhub/testing';
+import { startTestHub, type TestHub } from './support/test-hub';
+
+interface Item {
+  id: string;
+  name: string;
+  author: string;
+  version: string;
+  tags: string[];
+  capabilities: string[];
+  certified: boolean;
+  downloads: number;
+  format: string;
+  category: string | null;
+}
+
+const bundle = (author: string, name: string, version: string, extra: Record<string, unknown> = {}) =>
+  writeBundle(
+    [
+      {
+        path: 'skill_manifest.yaml',
+        content: stringify({
+          name,
+          version,
+          description: `The ${name} skill, for discovery tests.`,
+          author,
+          license: 'MIT',
+          entry_point: 'main.py',
+          ...extra,
+        }),
+      },
+      { path: 'main.py', content: `print("${name} ${version}")\n` },
+    ],
+    { rootFolder: name },
+  );
+
+describe('discovery', () => {
+  let hub: TestHub;
+  const ns = uniqueName('disc');
+  const other = uniqueName('other');
+  let token: string;
+
+  const publish = async (bytes: Buffer, bearer = token, query = '') => {
+    const res = await hub.http
+      .post(`/api/v1/skills${query}`)
+      .set('authorization', `Bearer ${bearer}`)
+      .set('content-type', 'application/gzip')
+      .send(bytes);
+    expect(res.status).toBe(201);
+  };
+  const list = async (query: string) => {
+    const res = await hub.http.get(`/api/v1/skills?${query}`);
+    expect(res.status).toBe(200);
+    return res.body as { items: Item[]; total: number; page?: number; per_page?: number; next_cursor?: string | null };
+  };
+
+  beforeAll(async () => {
+    hub = await startTestHub();
+    token = await hub.token(ns);
+    const otherToken = await hub.token(other);
+    await publish(
+      bundle(ns, 'alpha-maps', '1.0.0', { category: 'maps', tags: ['maps', 'geo'], capabilities: ['geocode'] }),
+    );
+    await publish(
+      bundle(ns, 'alpha-maps', '1.2.0', {
+        category: 'maps',
+        tags: ['maps', 'geo'],
+        capabilities: ['geocode', 'route'],
+      }),
+    );
+    await publish(bundle(ns, 'beta-mail', '0.9.0', { category: 'email', tags: ['email'], capabilities: ['send'] }));
+    await publish(bundle(ns, 'gamma-yanked', '1.0.0', { category: 'misc' }));
+    await publish(bundle(other, 'delta-docs', '2.0.0', { category: 'docs', tags: ['docs', 'geo'] }), otherToken);
+    await publish(agentSkillBundle({ name: 'epsilon-pdf' }), token, '?version=1.0.0');
+    await hub.http
+      .patch(`/api/v1/skills/${ns}/gamma-yanked/versions/1.0.0`)
+      .set('authorization', `Bearer ${token}`)
+      .send({ status: 'yanked', message: 'broken' })
+      .expect(200);
+  });
+  afterAll(() => hub.close());
+
+  it("lists one item per skill (its latest version not yanked) in Kazma's shape", async () => {
+    const body = await list('per_page=100');
+    const names = body.items.map((i) => i.name);
+    expect(names).toEqual(['alpha-maps', 'beta-mail', 'delta-docs', 'epsilon-pdf']);
+    expect(body).toMatchObject({ total: 4, page: 1, per_page: 100 });
+    const alpha = body.items[0]!;
+    expect(alpha).toMatchObject({
+      id: `kazma-hub://${ns}/alpha-maps@1.2.0`,
+      author: ns,
+      version: '1.2.0',
+      category: 'maps',
+      certified: false,
+      downloads: 0,
+      format: 'kazma',
+      certification_level: 'none',
+    });
+    for (const key of [
+      'id',
+      'name',
+      'author',
+      'description',
+      'version',
+      'category',
+      'tags',
+      'certified',
+      'downloads',
+      'updated_at',
+    ]) {
+      expect(alpha).toHaveProperty(key);
+    }
+  });
+
+  it('all_versions=true lists every version, yanked ones included', async () => {
+    const body = await list(`all_versions=true&author=${ns}&per_page=100`);
+    expect(body.items.map((i) => `${i.name}@${i.version}`).sort()).toEqual([
+      'alpha-maps@1.0.0',
+      'alpha-maps@1.2.0',
+      'beta-mail@0.9.0',
+      'epsilon-pdf@1.0.0',
+      'gamma-yanked@1.0.0',
+    ]);
+  });
+
+  it('filters by author, category, format, tags (any) and capabilities (all)', async () => {
+    expect((await list(`author=${other}`)).items.map((i) => i.name)).toEqual(['delta-docs']);
+    expect((await list('category=email')).items.map((i) => i.name)).toEqual(['beta-mail']);
+    expect((await list('format=agent-skill')).items.map((i) => i.name)).toEqual(['epsilon-pdf']);
+    expect((await list('tags=geo,email')).items.map((i) => i.name)).toEqual(['alpha-maps', 'beta-mail', 'delta-docs']);
+    expect((await list('capabilities=geocode,route')).items.map((i) => i.name)).toEqual(['alpha-maps']);
+    expect((await list('capabilities=geocode,send')).items).toEqual([]);
+    expect((await list('certified=true')).total).toBe(0);
+    expect((await list('certified=false')).total).toBe(4);
+  });
+
+  it('pages with page/per_page and with limit/cursor, seeing every item once', async () => {
+    const p1 = await list('per_page=3&page=1');
+    const p2 = await list('per_page=3&page=2');
+    expect([...p1.items, ...p2.items].map((i) => i.name)).toEqual([
+      'alpha-maps',
+      'beta-mail',
+      'delta-docs',
+      'epsilon-pdf',
+    ]);
+    for (const sort of ['name', 'updated', 'downloads', 'version']) {
+      const seen: string[] = [];
+      let cursor: string | null | undefined;
+      let pages = 0;
+      do {
+        const body = await list(`sort=${sort}&limit=1${cursor ? `&cursor=${cursor}` : ''}`);
+        seen.push(...body.items.map((i) => i.name));
+        cursor = body.next_cursor;
+        pages++;
+      } while (cursor && pages < 10);
+      expect(seen.sort()).toEqual(['alpha-maps', 'beta-mail', 'delta-docs', 'epsilon-pdf']);
+    }
+  });
+
+  it('refuses bad paging and filters with a 400 naming the field', async () => {
+    for (const [query, field] of [
+      ['per_page=0', 'per_page'],
+      ['per_page=101', 'per_page'],
+      ['page=1&cursor=abc', 'cursor'],
+      ['cursor=not-a-cursor', 'cursor'],
+      ['sort=stars', 'sort'],
+      ['certified=yes', 'certified'],
+      ['format=zip', 'format'],
+      ['sort=relevance', 'sort'],
+      [`q=${'x'.repeat(201)}`, 'q'],
+    ]) {
+      const res = await hub.http.get(`/api/v1/skills?${query}`);
+      expect(res.status).toBe(400);
+      expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(field);
+    }
+  });
+
+  it("answers Kazma's certified list, search and stats with the fields its CLI reads", async () => {
+    const certified = await hub.http.get('/api/v1/skills?certified=true').expect(200);
+    expect(certified.body).toEqual({ items: [], total: 0, page: 1, per_page: 20 });
+
+    const search = await hub.http.get('/api/v1/skills/search?q=maps').expect(200);
+    expect(search.body.query).toBe('maps');
+    expect(search.body.items[0]).toMatchObject({ name: 'alpha-maps', author: ns, version: '1.2.0', certified: false });
+
+    const stats = await hub.http.get('/api/v1/stats').expect(200);
+    expect(stats.body).toEqual({
+      total_skills: 4,
+      certified_count: 0,
+      by_category: { docs: 1, email: 1, maps: 1, uncategorized: 1 },
+    });
+  });
+});
