@@ -1,4 +1,5 @@
 /** Lists, filters, paging, stats and Kazma's discovery routes, over HTTP. */
+import { DOMParser } from '@xmldom/xmldom';
 import { stringify } from 'yaml';
 import { writeBundle } from '@skillhub/bundle';
 import { agentSkillBundle, uniqueName } from '@skillhub/testing';
@@ -192,5 +193,115 @@ describe('discovery', () => {
       certified_count: 0,
       by_category: { docs: 1, email: 1, maps: 1, uncategorized: 1 },
     });
+  });
+});
+
+describe('badges, certification status and download counts', () => {
+  let hub: TestHub;
+  const ns = uniqueName('badge');
+  let token: string;
+
+  beforeAll(async () => {
+    hub = await startTestHub();
+    token = await hub.token(ns);
+    const evil = '<script>alert(1)</script>&"\'';
+    await hub.http
+      .post('/api/v1/skills')
+      .set('authorization', `Bearer ${token}`)
+      .set('content-type', 'application/gzip')
+      .send(bundle(ns, 'shiny', '1.0.0', { description: `Escapes ${evil} everywhere it is shown.` }))
+      .expect(201);
+  });
+  afterAll(() => hub.close());
+
+  const parseXml = (svg: string) => {
+    // A strict parse: a stray `<` or `&` from unescaped input is reported as an error.
+    const errors: string[] = [];
+    const doc = new DOMParser({
+      onError: (level: string, msg: string) => errors.push(`${level}: ${msg}`),
+    }).parseFromString(svg, 'image/svg+xml');
+    return { doc, errors };
+  };
+
+  it('renders a pending badge with cache headers, an ETag, a strict CSP and 304 on revalidation', async () => {
+    const res = await hub.http.get(`/api/v1/skills/${ns}/shiny/badge.svg`).buffer(true);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^image\/svg\+xml/);
+    expect(res.headers['cache-control']).toBe('public, max-age=300');
+    expect(res.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'");
+    const svg = res.body.toString();
+    expect(svg).toContain('pending');
+    expect(svg).toContain('skill hub');
+    const again = await hub.http.get(`/api/v1/skills/${ns}/shiny/badge.svg`).set('if-none-match', res.headers.etag);
+    expect(again.status).toBe(304);
+  });
+
+  it.each(['flat', 'flat-square', 'for-the-badge', 'plastic', 'social'])(
+    'style %s renders valid XML',
+    async (style) => {
+      const res = await hub.http.get(`/api/v1/skills/${ns}/shiny/badge.svg?style=${style}`).buffer(true);
+      expect(res.status).toBe(200);
+      expect(parseXml(res.body.toString()).errors).toEqual([]);
+    },
+  );
+
+  it('escapes a hostile label and caps its length; the SVG still parses as XML', async () => {
+    const label = `<script>alert("x")</script> & 'quotes' ${'x'.repeat(100)}`;
+    const res = await hub.http.get(`/api/v1/skills/${ns}/shiny/badge.svg`).query({ label }).buffer(true);
+    const svg = res.body.toString();
+    const { doc, errors } = parseXml(svg);
+    expect(errors).toEqual([]);
+    expect(svg).not.toContain('<script');
+    expect(doc.getElementsByTagName('script').length).toBe(0);
+    expect(doc.getElementsByTagName('title')[0]!.textContent).toContain('<script>alert("x")</script> & \'quotes\'');
+    expect(doc.getElementsByTagName('title')[0]!.textContent!.length).toBeLessThanOrEqual(40 + ': pending'.length);
+  });
+
+  it('answers an unknown skill with a grey "not found" badge, status 200 and a header saying so', async () => {
+    const res = await hub.http.get(`/api/v1/skills/${ns}/nope/badge.svg`).buffer(true);
+    expect(res.status).toBe(200);
+    expect(res.headers['x-skill-hub-badge']).toBe('not-found');
+    expect(res.body.toString()).toContain('not found');
+    const json = await hub.http.get(`/api/v1/skills/${ns}/nope/badge.json`).expect(200);
+    expect(json.body).toEqual({ schemaVersion: 1, label: 'skill hub', message: 'not found', color: 'lightgrey' });
+  });
+
+  it('serves the shields.io endpoint JSON', async () => {
+    const json = await hub.http.get(`/api/v1/skills/${ns}/shiny/badge.json?label=trust`).expect(200);
+    expect(json.body).toEqual({ schemaVersion: 1, label: 'trust', message: 'pending', color: 'yellow' });
+  });
+
+  it("answers Kazma's certification routes in every id form", async () => {
+    const expected = {
+      skill_id: `kazma-hub://${ns}/shiny@1.0.0`,
+      level: 'none',
+      issued_at: null,
+      expires_at: null,
+      requirements_met: {},
+      status: 'pending',
+    };
+    for (const path of [
+      `/api/v1/skills/kazma-hub://${ns}/shiny/certification`,
+      `/api/v1/skills/kazma-hub://${ns}/shiny@1.0.0/certification`,
+      `/api/v1/skills/${ns}/shiny/certification`,
+      `/api/v1/skills/${ns}/shiny/versions/1.0.0/certification`,
+    ]) {
+      const res = await hub.http.get(path);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject(expected);
+    }
+    await hub.http.get(`/api/v1/skills/kazma-hub://${ns}/nope/certification`).expect(404);
+  });
+
+  it('counts downloads in batches and shows them in lists', async () => {
+    for (let i = 0; i < 3; i++) await hub.http.get(`/api/v1/skills/${ns}/shiny/versions/1.0.0/bundle`).expect(200);
+    let downloads = 0;
+    for (let i = 0; i < 50 && downloads < 3; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      downloads = (await hub.http.get(`/api/v1/skills?author=${ns}`)).body.items[0].downloads;
+    }
+    expect(downloads).toBe(3);
+    const version = await hub.http.get(`/api/v1/skills/${ns}/shiny/versions/1.0.0`).expect(200);
+    expect(version.body.downloads).toBe(3);
   });
 });

@@ -47,6 +47,7 @@ export async function startTestHub(options: TestHubOptions = {}): Promise<TestHu
     REDIS_PREFIX: prefix,
     HUB_ADMIN_TOKEN: adminToken,
     OUTBOX_POLL_MS: '200',
+    DOWNLOAD_FLUSH_MS: '100',
     ...options.env,
   });
   let app: INestApplication;

@@ -3,6 +3,8 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ConfigModule, type HubConfig } from '@skillhub/config';
 import { buildDataSourceOptions } from '@skillhub/registry';
 import { AuthModule } from './auth/auth.module';
+import { BadgesModule } from './badges/badges.module';
+import { CertificationsModule } from './certifications/certifications.module';
 import { HealthModule } from './health/health.module';
 import { SearchModule } from './search/search.module';
 import { SkillsModule } from './skills/skills.module';
@@ -47,6 +49,8 @@ export class HubApiModule implements OnApplicationShutdown {
         HealthModule,
         TokensModule,
         SearchModule,
+        CertificationsModule,
+        BadgesModule,
         SkillsModule,
         SubmissionsModule,
       ],

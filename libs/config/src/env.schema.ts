@@ -47,6 +47,8 @@ export const envSchema = z.object({
   KAZMA_HUB_URL: z.url().default('http://127.0.0.1:3000'),
 
   OUTBOX_POLL_MS: positiveInt.default(1000),
+  /** How often gathered download counts are written. */
+  DOWNLOAD_FLUSH_MS: positiveInt.default(5000),
   CERTIFIER_CONCURRENCY: positiveInt.default(2),
 });
 

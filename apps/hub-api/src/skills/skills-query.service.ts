@@ -15,6 +15,8 @@ import { REFRESH_LATEST_VERSION_SQL } from './skill-sql';
 const MAX_VERSIONS_LISTED = 1000;
 
 export interface BundleDownload {
+  versionId: string;
+  skillId: string;
   sha256: string;
   content: Buffer;
   filename: string;
@@ -67,7 +69,13 @@ export class SkillsQueryService {
       .addSelect('b.content')
       .where('b.sha256 = :sha', { sha: v.bundleSha256 })
       .getOneOrFail();
-    return { sha256: blob.sha256, content: blob.content, filename: `${author}-${name}-${version}.tar.gz` };
+    return {
+      versionId: v.id,
+      skillId: v.skillId,
+      sha256: blob.sha256,
+      content: blob.content,
+      filename: `${author}-${name}-${version}.tar.gz`,
+    };
   }
 
   async setVersionStatus(

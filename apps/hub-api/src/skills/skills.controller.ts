@@ -34,6 +34,7 @@ import { PublishSkillQueryDto } from './dto/publish-skill.request.dto';
 import { PublishResponseDto, SkillResponseDto, SkillVersionResponseDto } from './dto/skill-version.response.dto';
 import { UpdateVersionStatusRequestDto } from './dto/update-version-status.request.dto';
 import { ValidateSkillResponseDto } from './dto/validate-skill.response.dto';
+import { DownloadCounter } from './download-counter.service';
 import { SkillPublisher } from './skill-publisher.service';
 import { SkillsQueryService } from './skills-query.service';
 import { MissingBodyError } from './skills.errors';
@@ -56,6 +57,7 @@ export class SkillsController {
     private readonly publisher: SkillPublisher,
     private readonly query: SkillsQueryService,
     private readonly auth: AuthService,
+    private readonly downloads: DownloadCounter,
   ) {}
 
   @Post()
@@ -139,6 +141,7 @@ export class SkillsController {
     res.setHeader('Content-Disposition', `attachment; filename="${bundle.filename}"`);
     res.setHeader('X-Content-SHA256', bundle.sha256);
     res.status(200).end(bundle.content);
+    this.downloads.record(bundle.versionId, bundle.skillId);
   }
 
   @Patch(':author/:name/versions/:version')

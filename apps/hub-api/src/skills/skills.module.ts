@@ -3,6 +3,7 @@ import { QueueModule } from '@skillhub/queue';
 import { AuthModule } from '../auth/auth.module';
 import { UploadsModule } from '../common/uploads.module';
 import { WriteRateLimiter } from '../common/write-rate-limiter';
+import { DownloadCounter } from './download-counter.service';
 import { SkillPublisher } from './skill-publisher.service';
 import { SkillsController } from './skills.controller';
 import { SkillsQueryService } from './skills-query.service';
@@ -10,7 +11,7 @@ import { SkillsQueryService } from './skills-query.service';
 @Module({
   imports: [AuthModule, QueueModule, UploadsModule],
   controllers: [SkillsController],
-  providers: [SkillPublisher, SkillsQueryService, WriteRateLimiter],
-  exports: [SkillPublisher],
+  providers: [SkillPublisher, SkillsQueryService, WriteRateLimiter, DownloadCounter],
+  exports: [SkillPublisher, DownloadCounter],
 })
 export class SkillsModule {}

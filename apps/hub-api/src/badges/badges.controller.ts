@@ -1,0 +1,55 @@
+import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { cleanLabel } from './badge-style';
+import { BadgesService } from './badges.service';
+import { BadgeQueryDto } from './dto/badge.request.dto';
+import { ShieldsEndpointDto } from './dto/badge.response.dto';
+
+const CACHE = 'public, max-age=300';
+
+/** Badges people embed in READMEs: always 200 (a grey "not found" renders where a 404 would break the image). */
+@ApiTags('badges')
+@Controller('api/v1/skills')
+export class BadgesController {
+  constructor(private readonly badges: BadgesService) {}
+
+  @Get(':author/:name/badge.svg')
+  @ApiOperation({ summary: 'SVG certification badge (ETag, 5-minute cache; "not found" for an unknown skill)' })
+  @ApiProduces('image/svg+xml')
+  @ApiOkResponse({ description: 'An SVG image.' })
+  async svg(
+    @Param('author') author: string,
+    @Param('name') name: string,
+    @Query() query: BadgeQueryDto,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const badge = await this.badges.svg(author, name, query);
+    res.setHeader('ETag', badge.etag);
+    res.setHeader('Cache-Control', CACHE);
+    res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    if (!badge.found) res.setHeader('X-Skill-Hub-Badge', 'not-found');
+    if (req.headers['if-none-match'] === badge.etag) {
+      res.status(304).end();
+      return;
+    }
+    res.status(200).type('image/svg+xml').send(badge.svg);
+  }
+
+  @Get(':author/:name/badge.json')
+  @ApiOperation({ summary: 'shields.io endpoint badge: `https://img.shields.io/endpoint?url=<this URL>`' })
+  @ApiOkResponse({ type: ShieldsEndpointDto })
+  async json(
+    @Param('author') author: string,
+    @Param('name') name: string,
+    @Query() query: BadgeQueryDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ShieldsEndpointDto> {
+    const face = await this.badges.face(author, name, query.version);
+    res.setHeader('Cache-Control', CACHE);
+    if (!face.found) res.setHeader('X-Skill-Hub-Badge', 'not-found');
+    return { schemaVersion: 1, label: cleanLabel(query.label), message: face.message, color: face.color };
+  }
+}

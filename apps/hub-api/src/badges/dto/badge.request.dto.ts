@@ -1,0 +1,25 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { BADGE_STYLES, type BadgeStyle, MAX_BADGE_LABEL_LENGTH } from '../badge-style';
+
+export class BadgeQueryDto {
+  @ApiPropertyOptional({ description: 'A version; default: the listed (latest) version.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  version?: string;
+
+  @ApiPropertyOptional({ enum: BADGE_STYLES, default: 'flat' })
+  @IsOptional()
+  @IsIn(BADGE_STYLES)
+  style?: BadgeStyle;
+
+  @ApiPropertyOptional({
+    description: `Left-hand text (at most ${MAX_BADGE_LABEL_LENGTH} characters).`,
+    default: 'skill hub',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_BADGE_LABEL_LENGTH * 4)
+  label?: string;
+}

@@ -1,0 +1,75 @@
+/**
+ * A version's certification as users and Kazma's CLI see it: the stored verdict,
+ * with a certificate past its expiry shown as `expired` (level none).
+ */
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { CERTIFICATION_POLICY_VERSION } from '@skillhub/queue';
+import { Certification, Namespace, Skill, SkillVersion, Submission } from '@skillhub/registry';
+import { SkillNotFoundError } from '../skills/skills.errors';
+import { kazmaSkillId } from '../skills/skill-ref';
+import { SubmissionNotFoundError } from '../submissions/submissions.errors';
+import type { CertificationStatusDto } from './dto/certification-status.response.dto';
+
+@Injectable()
+export class CertificationStatusService {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** The version named, or the skill's listed version when `version` is omitted. */
+  async forSkill(author: string, name: string, version?: string): Promise<CertificationStatusDto> {
+    const v = await this.findVersion(author, name, version);
+    if (!v) throw new SkillNotFoundError(kazmaSkillId(author, name, version));
+    const cert = await this.dataSource
+      .getRepository(Certification)
+      .findOneBy({ skillVersionId: v.id, policyVersion: CERTIFICATION_POLICY_VERSION });
+    return certificationStatus(kazmaSkillId(author, name, v.version), cert);
+  }
+
+  /** Kazma's `status <submission_id>`: quarantined until claimed, then the published version's. */
+  async forSubmission(id: string): Promise<CertificationStatusDto> {
+    const submission = await this.dataSource.getRepository(Submission).findOneBy({ id });
+    if (!submission) throw new SubmissionNotFoundError(id);
+    const ref = kazmaSkillId(submission.namespaceSlug, submission.name, submission.version);
+    if (submission.status === 'claimed') {
+      return this.forSkill(submission.namespaceSlug, submission.name, submission.version);
+    }
+    const expired = submission.expiresAt.getTime() <= Date.now();
+    return {
+      skill_id: ref,
+      level: 'none',
+      issued_at: null,
+      expires_at: null,
+      requirements_met: {},
+      status: expired ? 'expired' : 'quarantined',
+      policy_version: null,
+      report: null,
+    };
+  }
+
+  private findVersion(author: string, name: string, version?: string): Promise<SkillVersion | null> {
+    const qb = this.dataSource
+      .getRepository(SkillVersion)
+      .createQueryBuilder('v')
+      .innerJoin(Skill, 's', 's.id = v.skill_id')
+      .innerJoin(Namespace, 'n', 'n.id = s.namespace_id')
+      .where('n.slug = :author AND s.name = :name', { author, name });
+    return (
+      version ? qb.andWhere('v.version = :version', { version }) : qb.andWhere('v.id = s.latest_version_id')
+    ).getOne();
+  }
+}
+
+export function certificationStatus(skillId: string, cert: Certification | null): CertificationStatusDto {
+  const expired = cert?.status === 'certified' && cert.expiresAt !== null && cert.expiresAt.getTime() <= Date.now();
+  const status = expired ? 'expired' : (cert?.status ?? 'pending');
+  return {
+    skill_id: skillId,
+    level: status === 'certified' ? (cert?.level ?? 'none') : 'none',
+    issued_at: cert?.issuedAt?.toISOString() ?? null,
+    expires_at: cert?.expiresAt?.toISOString() ?? null,
+    requirements_met: cert?.requirementsMet ?? {},
+    status,
+    policy_version: cert?.policyVersion ?? CERTIFICATION_POLICY_VERSION,
+    report: cert?.report ?? null,
+  };
+}

@@ -1,0 +1,39 @@
+import { Controller, Get, Param, ParseUUIDPipe } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CertificationStatusService } from './certification-status.service';
+import { CertificationStatusDto } from './dto/certification-status.response.dto';
+
+/**
+ * Kazma sends `GET /api/v1/skills/{id}/certification` with a submission id or a
+ * `kazma-hub://` id; the Kazma paths middleware maps both onto these routes.
+ */
+@ApiTags('certification')
+@Controller('api/v1')
+export class CertificationsController {
+  constructor(private readonly status: CertificationStatusService) {}
+
+  @Get('skills/:author/:name/versions/:version/certification')
+  @ApiOperation({ summary: "A version's certification: Kazma's fields, the state and the full report" })
+  @ApiOkResponse({ type: CertificationStatusDto })
+  forVersion(
+    @Param('author') author: string,
+    @Param('name') name: string,
+    @Param('version') version: string,
+  ): Promise<CertificationStatusDto> {
+    return this.status.forSkill(author, name, version);
+  }
+
+  @Get('skills/:author/:name/certification')
+  @ApiOperation({ summary: "The listed version's certification (Kazma's `badge <author>/<name>`)" })
+  @ApiOkResponse({ type: CertificationStatusDto })
+  forSkill(@Param('author') author: string, @Param('name') name: string): Promise<CertificationStatusDto> {
+    return this.status.forSkill(author, name);
+  }
+
+  @Get('submissions/:id/certification')
+  @ApiOperation({ summary: "A Kazma submission's certification (Kazma's `status <submission_id>`)" })
+  @ApiOkResponse({ type: CertificationStatusDto })
+  forSubmission(@Param('id', new ParseUUIDPipe()) id: string): Promise<CertificationStatusDto> {
+    return this.status.forSubmission(id);
+  }
+}

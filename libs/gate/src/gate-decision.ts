@@ -1,0 +1,300 @@
+/**
+ * The decision for one MCP tool call: allow, ask a human, or refuse. Pure: the agent
+ * runtime passes everything in (server config, environment, the live tool definition,
+ * the hash pinned in the certificate, any approval it holds) and acts on the verdict.
+ *
+ * Rules, in the order they apply:
+ *   1. Anything that throws while evaluating (a hostile arguments object, a bad input)
+ *      → deny, "policy evaluation failed: …". The gate fails closed; it never throws.
+ *   2. A tool name namespaced for another server than the one the call goes to, or one
+ *      that starts with `mcp__` (any case) but does not parse strictly → deny.
+ *   3. Integrity: a pinned hash that is malformed, or present with no live definition to
+ *      check, or different from the live definition's hash → classification forced to
+ *      `unknown`, deny ("definition changed since certification"). No approval, trust or
+ *      pre-approval overrides this: the tool is blocked until re-certified. A live
+ *      definition that names another tool is refused too.
+ *   4. Classification by name (tool-classifier.ts). Server annotations never relax it:
+ *      `readOnlyHint` is ignored (and the reason says so); `destructiveHint: true` may
+ *      only tighten `safe` to `danger`, since a server gains nothing by lying in that
+ *      direction.
+ *   5. Trust: `trusted` counts only outside production or with KAZMA_MCP_TRUSTED_IN_PROD=1
+ *      (server-trust.ts); otherwise it is treated as `approval_required`, with a reason.
+ *   6. safe → allow. danger / unknown → allow if the server's trust is effective, or the
+ *      caller passes `approval: { granted: true }` (an elicitation answer), or a
+ *      pre-approval pattern matches, or the caller honours the one-shot flag and it is
+ *      set; otherwise needs_approval.
+ * The one-shot approval flag (tool-arguments.ts) is always removed from `args`.
+ */
+import { type PreApprovalPolicy, findPreApproval } from './pre-approval.policy';
+import { type GateEnvironment, type ServerTrust, resolveEffectiveTrust } from './server-trust';
+import { APPROVAL_FLAG_KEY, type ToolArguments, takeApprovalFlag } from './tool-arguments';
+import { type ToolClass, type ToolClassification, explainToolClass } from './tool-classifier';
+import { type ToolDefinition, isToolDefinitionHash, toolDefinitionHash } from './tool-definition-hash';
+import {
+  NAMESPACE_PREFIX,
+  isValidToolName,
+  namespacedToolName,
+  parseNamespacedToolName,
+  serverNameProblem,
+} from './tool-name';
+
+export type GateVerdict = 'allow' | 'needs_approval' | 'deny';
+
+/** MCP tool annotations as a server sends them: hints, never trusted to relax anything. */
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+  [hint: string]: unknown;
+}
+
+export interface GateServer {
+  /** The server's name in the runtime's config (the `<server>` of `mcp__<server>__<tool>`). */
+  name: string;
+  /** Defaults to `approval_required`. */
+  trust?: ServerTrust;
+}
+
+export interface GateInput {
+  /** `mcp__<server>__<tool>` as the model called it, or the raw tool name. */
+  toolName: string;
+  /** The call's arguments; undefined or null means none. */
+  args?: ToolArguments | null;
+  server: GateServer;
+  environment: GateEnvironment;
+  /** The definition the server declares now (from `tools/list`). */
+  liveDefinition?: ToolDefinition;
+  /** The tool-definition hash pinned in the skill's certificate; null/undefined = nothing pinned. */
+  pinnedHash?: string | null;
+  /** From the server: informational, may tighten, never relax. */
+  annotations?: ToolAnnotations;
+  /** An approval the caller obtained for THIS call (an elicitation answer, a pre-approval it evaluated). */
+  approval?: { granted: boolean };
+  /** Operator pre-approvals from config (pre-approval.policy.ts). */
+  preApproval?: PreApprovalPolicy;
+  /** Let `__approve: true` in the arguments count as approval. Default false: models write arguments. */
+  honourApprovalFlag?: boolean;
+}
+
+export interface GateDecision {
+  verdict: GateVerdict;
+  classification: ToolClass;
+  /** Human-readable, each naming the rule that produced it; safe to log (names are quoted and escaped). */
+  reasons: string[];
+  /** The arguments for the tool: a fresh copy without the approval flag. Empty on a failed evaluation. */
+  args: ToolArguments;
+  /** The arguments carried the approval flag (it has been removed either way). */
+  approvalFlagPresent: boolean;
+}
+
+export const DEFINITION_CHANGED = 'definition changed since certification';
+export const POLICY_EVALUATION_FAILED = 'policy evaluation failed';
+
+const MAX_QUOTED_LENGTH = 80;
+const MAX_ERROR_TEXT_LENGTH = 200;
+const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+
+/** Decides one tool call. Never throws: any failure is a deny. */
+export function decideToolCall(input: GateInput): GateDecision {
+  try {
+    return evaluate(input);
+  } catch (error) {
+    return {
+      verdict: 'deny',
+      classification: 'unknown',
+      reasons: [`${POLICY_EVALUATION_FAILED}: ${errorText(error)}; the call is blocked (fail closed)`],
+      args: {},
+      approvalFlagPresent: false,
+    };
+  }
+}
+
+function evaluate(input: GateInput): GateDecision {
+  const toolName: unknown = input.toolName;
+  const server: unknown = input.server;
+  if (typeof toolName !== 'string' || toolName.length === 0)
+    throw new Error('the tool name must be a non-empty string');
+  if (typeof server !== 'object' || server === null) throw new Error('the server must be given');
+  const serverName: unknown = (server as GateServer).name;
+  const declaredTrust: unknown = (server as GateServer).trust;
+  const serverProblem = serverNameProblem(serverName);
+  if (serverProblem) throw new Error(`invalid server name in the runtime config: ${serverProblem}`);
+
+  // The copy made here is what the tool will receive; the flag is gone from it whatever happens next.
+  const taken = takeApprovalFlag(input.args);
+  const reasons: string[] = [];
+  const decide = (verdict: GateVerdict, classification: ToolClass, reason: string): GateDecision => ({
+    verdict,
+    classification,
+    reasons: [...reasons, reason],
+    args: taken.args,
+    approvalFlagPresent: taken.flagPresent,
+  });
+
+  const namespaced = parseNamespacedToolName(toolName);
+  if (namespaced !== null && namespaced.server !== serverName) {
+    return decide(
+      'deny',
+      'unknown',
+      `routing: ${quote(toolName)} is namespaced for server ${quote(namespaced.server)} but the call goes to ${quote(serverName as string)}`,
+    );
+  }
+  if (namespaced === null && toolName.toLowerCase().startsWith(NAMESPACE_PREFIX)) {
+    // Looks namespaced but does not parse (odd case, no server or tool part, invalid characters):
+    // which server it names is ambiguous, so it is not routed anywhere.
+    return decide(
+      'deny',
+      'unknown',
+      `routing: ${quote(toolName)} starts like "mcp__<server>__<tool>" but is not a valid namespaced name`,
+    );
+  }
+  const rawTool = namespaced !== null ? namespaced.tool : toolName;
+
+  // Integrity first: a changed definition is blocked whatever approvals or trust say.
+  const liveDefinition: unknown = input.liveDefinition;
+  const pinnedHash: unknown = input.pinnedHash;
+  if (liveDefinition !== undefined && liveDefinition !== null) {
+    const liveName: unknown = (liveDefinition as ToolDefinition).name;
+    if (liveName !== rawTool) {
+      return decide(
+        'deny',
+        'unknown',
+        `integrity: the live definition describes ${typeof liveName === 'string' ? quote(liveName) : 'no named tool'}, not ${quote(rawTool)}`,
+      );
+    }
+  }
+  if (pinnedHash !== undefined && pinnedHash !== null) {
+    if (!isToolDefinitionHash(pinnedHash)) {
+      return decide(
+        'deny',
+        'unknown',
+        `${DEFINITION_CHANGED}: the pinned hash is not 64 lowercase hex characters; treated as unknown and blocked until re-certified`,
+      );
+    }
+    if (liveDefinition === undefined || liveDefinition === null) {
+      return decide(
+        'deny',
+        'unknown',
+        `${DEFINITION_CHANGED}: a hash is pinned but no live definition was given to check it; treated as unknown and blocked until re-certified`,
+      );
+    }
+    const liveHash = toolDefinitionHash(liveDefinition as ToolDefinition);
+    if (liveHash !== pinnedHash) {
+      return decide(
+        'deny',
+        'unknown',
+        `${DEFINITION_CHANGED}: live definition hash ${liveHash.slice(0, 12)}… differs from pinned ${pinnedHash.slice(0, 12)}…; treated as unknown and blocked until re-certified`,
+      );
+    }
+    reasons.push('integrity: the live definition matches the hash pinned at certification');
+  }
+
+  const explained = explainToolClass(toolName);
+  reasons.push(`classification: ${describeClassification(explained)}`);
+  const classification = applyAnnotations(explained.toolClass, input.annotations, reasons);
+
+  const trust = resolveEffectiveTrust(declaredTrust, input.environment);
+  reasons.push(...trust.reasons);
+
+  if (taken.flagPresent && input.honourApprovalFlag !== true) {
+    reasons.push(
+      `approval flag: "${APPROVAL_FLAG_KEY}" was removed from the arguments and grants nothing (the caller's policy does not honour it)`,
+    );
+  }
+
+  if (classification === 'safe') return decide('allow', classification, 'verdict: safe tool, allowed without approval');
+
+  const what = classification === 'unknown' ? 'unknown tool (treated as danger)' : 'danger tool';
+  if (trust.trust === 'trusted') {
+    return decide(
+      'allow',
+      classification,
+      `verdict: ${what} allowed because server ${quote(serverName as string)} is trusted`,
+    );
+  }
+  if (isGranted(input.approval)) {
+    return decide('allow', classification, `verdict: ${what} allowed by the approval granted for this call`);
+  }
+  const pattern = isValidToolName(rawTool)
+    ? findPreApproval(input.preApproval, namespacedToolName(serverName as string, rawTool))
+    : null;
+  if (pattern !== null) {
+    return decide('allow', classification, `verdict: ${what} allowed by pre-approval pattern ${quote(pattern)}`);
+  }
+  if (taken.flagSet && input.honourApprovalFlag === true) {
+    return decide(
+      'allow',
+      classification,
+      `verdict: ${what} allowed by the one-shot "${APPROVAL_FLAG_KEY}" flag, which the caller's policy honours`,
+    );
+  }
+  return decide('needs_approval', classification, `verdict: ${what} needs approval`);
+}
+
+/** Annotations may tighten `safe` to `danger`; they never relax anything. */
+function applyAnnotations(toolClass: ToolClass, annotations: unknown, reasons: string[]): ToolClass {
+  if (typeof annotations !== 'object' || annotations === null) return toolClass;
+  const hints = annotations as ToolAnnotations;
+  const destructive = hints.destructiveHint === true;
+  const readOnly = hints.readOnlyHint === true;
+  if (destructive && toolClass === 'safe') {
+    reasons.push('annotations: the server declares destructiveHint=true, so the safe name is treated as danger');
+    return 'danger';
+  }
+  if (readOnly && toolClass !== 'safe') {
+    reasons.push(
+      `annotations: readOnlyHint=true is ignored; server annotations never relax a ${toolClass} classification`,
+    );
+  }
+  return toolClass;
+}
+
+const isGranted = (approval: unknown): boolean =>
+  typeof approval === 'object' && approval !== null && (approval as { granted?: unknown }).granted === true;
+
+function describeClassification(c: ToolClassification): string {
+  const name = quote(c.rawName);
+  switch (c.rule) {
+    case 'danger-keyword':
+      return `${name} is danger (contains the danger keyword ${quote(c.matched ?? '')})`;
+    case 'sensitive-word':
+      return `${name} is danger (contains the sensitive word ${quote(c.matched ?? '')})`;
+    case 'safe-token':
+      return `${name} is safe (whole token ${quote(c.matched ?? '')})`;
+    case 'malformed-namespace':
+      return `${name} is unknown (starts with "mcp__" but has no server and tool part)`;
+    case 'non-ascii':
+      return `${name} is unknown (non-ASCII characters: never safe by name)`;
+    case 'too-long':
+      return `${name} is unknown (too long to classify by tokens)`;
+    case 'not-a-string':
+      return 'the name is unknown (not a string)';
+    case 'no-keyword':
+      return `${name} is unknown (no danger keyword, no safe token)`;
+  }
+}
+
+/** Quoted, capped, with control and invisible characters escaped: names come from servers and end up in logs. */
+function quote(value: string): string {
+  const capped = value.length > MAX_QUOTED_LENGTH ? `${value.slice(0, MAX_QUOTED_LENGTH)}…` : value;
+  return `"${capped.replace(/["\\]/g, '\\$&').replace(UNPRINTABLE, (ch) => `\\u{${ch.codePointAt(0)?.toString(16)}}`)}"`;
+}
+
+/** The message of whatever was thrown, without letting a hostile error object throw again. */
+function errorText(error: unknown): string {
+  let text: string;
+  try {
+    text =
+      error instanceof Error
+        ? String(error.message)
+        : typeof error === 'string'
+          ? error
+          : 'a non-error value was thrown';
+  } catch {
+    text = 'an unprintable error was thrown';
+  }
+  if (text.length > MAX_ERROR_TEXT_LENGTH) text = `${text.slice(0, MAX_ERROR_TEXT_LENGTH)}…`;
+  return text.replace(UNPRINTABLE, ' ');
+}

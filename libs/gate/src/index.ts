@@ -1,0 +1,76 @@
+export {
+  DANGER_KEYWORDS,
+  SENSITIVE_WORDS,
+  SAFE_TOKENS,
+  MAX_CLASSIFIED_NAME_LENGTH,
+  classifyTool,
+  explainToolClass,
+  needsApprovalByClass,
+  type ToolClass,
+  type ToolClassification,
+  type ClassificationRule,
+  type DangerKeyword,
+  type SensitiveWord,
+  type SafeToken,
+} from './tool-classifier';
+export {
+  NAMESPACE_PREFIX,
+  NAMESPACE_SEPARATOR,
+  MAX_SERVER_NAME_LENGTH,
+  MAX_TOOL_NAME_LENGTH,
+  MAX_NAMESPACED_TOOL_NAME_LENGTH,
+  namespacedToolName,
+  parseNamespacedToolName,
+  serverNameProblem,
+  toolNameProblem,
+  isValidServerName,
+  isValidToolName,
+  type NamespacedToolName,
+} from './tool-name';
+export {
+  TOOL_DEFINITION_HASH_PATTERN,
+  MAX_JSON_DEPTH,
+  canonicalJson,
+  canonicalToolJson,
+  toolDefinitionHash,
+  isToolDefinitionHash,
+  type ToolDefinition,
+} from './tool-definition-hash';
+export { APPROVAL_FLAG_KEY, takeApprovalFlag, type TakenArguments, type ToolArguments } from './tool-arguments';
+export {
+  DEFAULT_SERVER_TRUST,
+  SERVER_TRUSTS,
+  TRUSTED_IN_PROD_ENV,
+  isTrustedInProdAllowed,
+  resolveEffectiveTrust,
+  type EffectiveTrust,
+  type GateEnvironment,
+  type ServerTrust,
+} from './server-trust';
+export {
+  EMPTY_PRE_APPROVAL_POLICY,
+  MAX_PRE_APPROVAL_PATTERNS,
+  createPreApprovalPolicy,
+  findPreApproval,
+  matchesPreApproval,
+  preApprovalPatternProblem,
+  type PreApprovalPolicy,
+} from './pre-approval.policy';
+export {
+  DEFINITION_CHANGED,
+  POLICY_EVALUATION_FAILED,
+  decideToolCall,
+  type GateDecision,
+  type GateInput,
+  type GateServer,
+  type GateVerdict,
+  type ToolAnnotations,
+} from './gate-decision';
+export {
+  GATE_INVALID_PRE_APPROVAL_POLICY,
+  GATE_INVALID_TOOL_NAME,
+  GATE_NOT_CANONICAL_JSON,
+  InvalidPreApprovalPolicyError,
+  InvalidToolNameError,
+  NotCanonicalJsonError,
+} from './gate.errors';
