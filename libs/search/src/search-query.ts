@@ -2,14 +2,16 @@
  * How a user's search text becomes the three inputs of the ranking query.
  *
  * Ranking rule (the SQL lives in hub-api's SkillsSearchService and follows this):
- * 1. Candidates: skills whose latest version's full-text document matches the query,
- *    or whose name is trigram-similar to it (so `wether` finds `weather-now`).
+ * 1. Candidates: skills whose listed version's full-text document matches the query;
+ *    when fewer than 20 do, also skills whose name is trigram-similar to it (word
+ *    similarity ≥ 0.45, so `wether` finds `weather-now` and `gihub` finds `github-issues`).
  * 2. Full-text: `websearch_to_tsquery('english', text)` gives quoted phrases,
- *    `-exclude` and `or`; when the last word is still being typed it is also matched
- *    as a prefix (`kuber` → `kubernetes`). The document weighs the name highest (A),
- *    then the description (B), tags and capabilities (C), tool names and descriptions (D).
- * 3. Score = 10 × ts_rank_cd (weights D 0.1, C 0.2, B 0.4, A 1.0)
- *          + 3 × trigram similarity of the query to the name
+ *    `-exclude` and `or`; the last word, as it may still be being typed, is also
+ *    matched as a prefix (`kuber` → `kubernetes`). The document weighs the name highest
+ *    (A), then the description (B), tags and capabilities (C), tool names and descriptions (D).
+ * 3. Score = 10 × ts_rank_cd of the whole words (weights D 0.1, C 0.2, B 0.4, A 1.0)
+ *          + 2 × ts_rank_cd of the prefix query (a completed word outranks a mere prefix)
+ *          + 3 × trigram similarity of the query to the whole name
  *          + 5 when the query is exactly the name.
  * 4. Ties: more downloads first, then name, then namespace.
  */

@@ -15,10 +15,17 @@ import type { ListSkillsQueryDto, SkillSort } from './dto/list-skills.request.dt
 import type { SkillListItemDto, SkillListResponseDto, StatsResponseDto } from './dto/skill-list.response.dto';
 
 const DEFAULT_PAGE_SIZE = 20;
+/** ts_rank weights for D, C, B, A: tool text, tags and capabilities, description, name. */
+const RANK_WEIGHTS = '{0.1,0.2,0.4,1.0}';
+/** The typo fallback runs only when full text finds fewer skills than this. */
+const TYPO_FALLBACK_BELOW = 20;
 /** Below this word similarity a name is not a typo of the query. */
 const TRIGRAM_THRESHOLD = 0.45;
 
 /** A certificate that holds now (not revoked, failed or past its expiry). */
+/** The skill columns a candidate row carries out of the search branches. */
+const SKILL_COLUMNS = 's."id", s."name", s."namespace_id", s."latest_version_id", s."downloads", s."updated_at"';
+
 const CERTIFIED_NOW = `(c."status" = 'certified' AND (c."expires_at" IS NULL OR c."expires_at" > now()))`;
 
 interface Row {
@@ -68,7 +75,7 @@ function sortPlan(sort: SkillSort, allVersions: boolean): SortPlan {
   const updated = allVersions ? 'v."created_at"' : 's."updated_at"';
   switch (sort) {
     case 'relevance':
-      return { order: `score DESC, ${downloads} DESC, s."name", n."slug", v."id"`, keyset: null };
+      return { order: `s."score" DESC, ${downloads} DESC, s."name", n."slug", v."id"`, keyset: null };
     case 'name':
       return {
         order: 's."name", n."slug", v."major" DESC, v."minor" DESC, v."patch" DESC, v."id"',
@@ -112,37 +119,72 @@ export class SkillsSearchService {
     const plan = sortPlan(sort, allVersions);
 
     const params = new Params();
-    const from: string[] = [
-      `FROM "skills" s`,
-      `JOIN "namespaces" n ON n."id" = s."namespace_id"`,
-      allVersions
-        ? `JOIN "skill_versions" v ON v."skill_id" = s."id"`
-        : `JOIN "skill_versions" v ON v."id" = s."latest_version_id" AND v."status" <> 'yanked'`,
-      `LEFT JOIN "certifications" c ON c."skill_version_id" = v."id" AND c."policy_version" = ${params.add(CERTIFICATION_POLICY_VERSION)}`,
-    ];
-    const where: string[] = [];
-    let score = 'NULL::float8';
+    const listed = allVersions ? '' : 's."latest_version_id" IS NOT NULL';
+    let source = '"skills" s';
     if (q) {
       const parsed = parseSearchQuery(q);
-      const tsquery = parsed.prefix
+      const exact = `websearch_to_tsquery('english', ${params.add(parsed.text)})`;
+      // The last word as typed so far: matched as a prefix too, but ranked below whole words,
+      // so `servings` prefers a skill that says "servings" over one that says "services".
+      const prefix = parsed.prefix
         ? `(websearch_to_tsquery('english', ${params.add(parsed.textBeforePrefix)}) && to_tsquery('english', ${params.add(`${parsed.prefix}:*`)}))`
-        : `websearch_to_tsquery('english', ${params.add(parsed.text)})`;
-      from.push(`CROSS JOIN (SELECT ${tsquery} AS tsq) qq`);
+        : null;
+      const tsquery = prefix ? `(${exact} || ${prefix})` : exact;
       const trgm = params.add(parsed.trigram);
-      where.push(`(v."search_vector" @@ qq.tsq OR ${trgm} <% s."name")`);
-      score = `10 * ts_rank_cd('{0.1,0.2,0.4,1.0}', v."search_vector", qq.tsq) + 3 * word_similarity(${trgm}, s."name") + CASE WHEN s."name" = ${trgm} THEN 5 ELSE 0 END`;
+      const textScore = `10 * ts_rank_cd('${RANK_WEIGHTS}', s."search_vector", ${exact})${
+        prefix ? ` + 2 * ts_rank_cd('${RANK_WEIGHTS}', s."search_vector", ${prefix})` : ''
+      }`;
+      const nameScore = `3 * similarity(${trgm}, s."name") + CASE WHEN s."name" = ${trgm} THEN 5 ELSE 0 END`;
+      // Two index-backed branches on `skills`, scored where they are read (no re-join, no
+      // scan of every skill): full-text matches, and, only when those are few, names that
+      // a trigram finds (the typo fallback: `wether` → weather-now).
+      const only = listed ? `AND ${listed}` : '';
+      const fullText = `s."search_vector" @@ ${tsquery} ${only}`;
+      source = `(SELECT ${SKILL_COLUMNS}, ${textScore} + ${nameScore} AS score FROM "skills" s WHERE ${fullText}
+        UNION ALL
+        SELECT ${SKILL_COLUMNS}, ${nameScore} AS score
+          FROM "skills" s
+          WHERE (SELECT count(*) FROM (SELECT 1 FROM "skills" s WHERE ${fullText} LIMIT ${TYPO_FALLBACK_BELOW}) few) < ${TYPO_FALLBACK_BELOW}
+            AND ${trgm} <% s."name" AND NOT coalesce(s."search_vector" @@ ${tsquery}, false) ${only}
+      ) s`;
     }
-    if (query.author) where.push(`n."slug" = ${params.add(query.author)}`);
-    if (query.category) where.push(`v."category" = ${params.add(query.category)}`);
-    if (query.format) where.push(`v."format" = ${params.add(query.format)}`);
-    if (query.capabilities?.length) where.push(`v."capabilities" @> ${params.add(query.capabilities)}::text[]`);
-    if (query.tags?.length) where.push(`v."tags" && ${params.add(query.tags)}::text[]`);
-    if (query.certified !== undefined)
-      where.push(query.certified ? CERTIFIED_NOW : `NOT coalesce(${CERTIFIED_NOW}, false)`);
+    const where: string[] = q || !listed ? [] : [listed];
+    const needs = { namespace: false, version: allVersions, certification: false };
+    if (query.author) {
+      where.push(`n."slug" = ${params.add(query.author)}`);
+      needs.namespace = true;
+    }
+    const versionFilters: string[] = [];
+    if (query.category) versionFilters.push(`v."category" = ${params.add(query.category)}`);
+    if (query.format) versionFilters.push(`v."format" = ${params.add(query.format)}`);
+    if (query.capabilities?.length)
+      versionFilters.push(`v."capabilities" @> ${params.add(query.capabilities)}::text[]`);
+    if (query.tags?.length) versionFilters.push(`v."tags" && ${params.add(query.tags)}::text[]`);
+    if (query.certified !== undefined) {
+      versionFilters.push(query.certified ? CERTIFIED_NOW : `NOT coalesce(${CERTIFIED_NOW}, false)`);
+      needs.certification = true;
+    }
+    where.push(...versionFilters);
+    needs.version ||= versionFilters.length > 0;
 
-    const pageSize = (cursorMode ? query.limit : query.per_page) ?? DEFAULT_PAGE_SIZE;
+    const joins = {
+      namespace: `JOIN "namespaces" n ON n."id" = s."namespace_id"`,
+      version: allVersions
+        ? `JOIN "skill_versions" v ON v."skill_id" = s."id"`
+        : `JOIN "skill_versions" v ON v."id" = s."latest_version_id"`,
+      certification: `LEFT JOIN "certifications" c ON c."skill_version_id" = v."id" AND c."policy_version" = ${CERTIFICATION_POLICY_VERSION}`,
+    };
+    const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    // The count joins only what its filters read.
+    const countJoins = [
+      needs.namespace ? joins.namespace : '',
+      needs.version || needs.certification ? joins.version : '',
+      needs.certification ? joins.certification : '',
+    ].join(' ');
+    const countSql = `SELECT count(*)::int AS total FROM ${source} ${countJoins} ${whereSql}`;
     const countParams = [...params.values];
-    const countSql = `SELECT count(*)::int AS total ${from.join(' ')} ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`;
+    const from = [`FROM ${source}`, joins.namespace, joins.version, joins.certification];
+    const pageSize = (cursorMode ? query.limit : query.per_page) ?? DEFAULT_PAGE_SIZE;
 
     let offset = cursorMode ? 0 : ((query.page ?? 1) - 1) * pageSize;
     if (query.cursor) {
@@ -163,7 +205,7 @@ export class SkillsSearchService {
         ${allVersions ? 'v."downloads"' : 's."downloads"'} AS downloads,
         ${allVersions ? 'v."created_at"' : 's."updated_at"'} AS updated_at,
         ${allVersions ? 'v."created_at"' : 's."updated_at"'}::text AS k_updated,
-        v."major", v."minor", v."patch", v."id" AS vid, ${score} AS score
+        v."major", v."minor", v."patch", v."id" AS vid, ${q ? 's."score"' : 'NULL::float8'} AS score
       ${from.join(' ')}
       ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
       ORDER BY ${plan.order}
@@ -189,7 +231,7 @@ export class SkillsSearchService {
       `SELECT coalesce(v."category", 'uncategorized') AS category, count(*)::int AS total,
               count(*) FILTER (WHERE ${CERTIFIED_NOW})::int AS certified
        FROM "skills" s
-       JOIN "skill_versions" v ON v."id" = s."latest_version_id" AND v."status" <> 'yanked'
+       JOIN "skill_versions" v ON v."id" = s."latest_version_id"
        LEFT JOIN "certifications" c ON c."skill_version_id" = v."id" AND c."policy_version" = $1
        GROUP BY 1 ORDER BY 1`,
       [CERTIFICATION_POLICY_VERSION],

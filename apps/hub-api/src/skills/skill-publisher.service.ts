@@ -26,7 +26,7 @@ import { CertificationSummaryDto, type PublishResponseDto } from './dto/skill-ve
 import type { ValidateSkillResponseDto } from './dto/validate-skill.response.dto';
 import { InvalidManifestError, NamespaceUnclaimedError, SkillVersionExistsError } from './skills.errors';
 import { kazmaSkillId } from './skill-ref';
-import { REFRESH_LATEST_VERSION_SQL, SEARCH_VECTOR_SQL, searchVectorParams } from './skill-sql';
+import { refreshListing } from './skill-sql';
 
 export interface InspectedSkill {
   bundle: Bundle;
@@ -178,9 +178,7 @@ export class SkillPublisher {
         bundleSha256: bundle.sha256,
         bundleSize: bytes.length,
         publishedBy: principal.publisherId,
-        searchVector: () => SEARCH_VECTOR_SQL,
       })
-      .setParameters(searchVectorParams(skill))
       .orIgnore()
       .returning(['id'])
       .updateEntity(false)
@@ -207,7 +205,7 @@ export class SkillPublisher {
       return { created: false, versionId: existing.id, response: response(CertificationSummaryDto.from(cert)) };
     }
     await m.insert(Certification, { skillVersionId: versionId, policyVersion: CERTIFICATION_POLICY_VERSION });
-    await m.query(REFRESH_LATEST_VERSION_SQL, [skillId]);
+    await refreshListing(m, skillId);
     await addToOutbox(m, CERTIFICATION_QUEUE, CERTIFY_JOB, {
       skillVersionId: versionId,
       policyVersion: CERTIFICATION_POLICY_VERSION,

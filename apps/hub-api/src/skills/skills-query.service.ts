@@ -10,7 +10,7 @@ import type { UpdateVersionStatusRequestDto } from './dto/update-version-status.
 import { CertificationSummaryDto, SkillResponseDto, SkillVersionResponseDto } from './dto/skill-version.response.dto';
 import { SkillNotFoundError } from './skills.errors';
 import { kazmaSkillId } from './skill-ref';
-import { REFRESH_LATEST_VERSION_SQL } from './skill-sql';
+import { refreshListing } from './skill-sql';
 
 const MAX_VERSIONS_LISTED = 1000;
 
@@ -95,7 +95,7 @@ export class SkillsQueryService {
         statusMessage: dto.message ?? null,
         statusChangedAt: new Date(),
       });
-      await m.query(REFRESH_LATEST_VERSION_SQL, [v.skillId]);
+      await refreshListing(m, v.skillId);
     });
     return this.getVersion(author, name, version);
   }

@@ -121,15 +121,6 @@ export class SkillVersion {
   @Column({ name: 'downloads', type: 'bigint', default: 0 })
   downloads: string;
 
-  /**
-   * Full-text document, weighted: A name, B description, C tags and capabilities,
-   * D tool names and descriptions. Written once at publish (versions are immutable);
-   * its GIN index is created by a migration (TypeORM cannot describe one).
-   */
-  @Index('skill_versions_search_idx', { synchronize: false })
-  @Column({ name: 'search_vector', type: 'tsvector', select: false, nullable: true })
-  searchVector: string | null;
-
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 }

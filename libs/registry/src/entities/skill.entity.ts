@@ -38,6 +38,15 @@ export class Skill {
   @Column({ name: 'latest_version_id', type: 'uuid', nullable: true })
   latestVersionId: string | null;
 
+  /**
+   * The listed version's full-text document, weighted: A name, B description, C tags
+   * and capabilities, D tool names and descriptions. Rewritten with `latest_version_id`;
+   * kept on the skill so a search reads one table (its GIN index comes from a migration).
+   */
+  @Index('skills_search_idx', { synchronize: false })
+  @Column({ name: 'search_vector', type: 'tsvector', select: false, nullable: true })
+  searchVector: string | null;
+
   /** Sum of the versions' downloads, kept beside them by the batched counter. */
   @Index('skills_downloads_idx')
   @Column({ type: 'bigint', default: 0 })

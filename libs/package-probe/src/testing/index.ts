@@ -1,0 +1,3 @@
+/** Test support for probers and certifiers: a local npm and PyPI answering from fixtures. */
+export * from './fake-registry.server';
+export * from './registry-fixtures';

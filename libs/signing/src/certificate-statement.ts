@@ -1,0 +1,252 @@
+/**
+ * The hub certificate (v2): a statement of everything certification looked at, signed in a
+ * DSSE envelope. The statement is encoded as canonical JSON so the same facts always give the
+ * same signed bytes; verifiers still read the exact bytes that were signed.
+ */
+import type { KeyObject } from 'node:crypto';
+import type { Problem } from '@skillhub/errors';
+import { canonicalJson } from './canonical-json';
+import { sha256, SHA256_HEX_PATTERN } from './digest';
+import { signEnvelope, verifyEnvelope, type DsseEnvelope, type TrustedKey } from './dsse';
+import { isCanonicalIsoTime } from './iso-time';
+import { isRecord } from './is-record';
+import { KAZMA_SIGNATURE_FIELDS } from './kazma-hmac';
+import { MalformedStatementError, UnexpectedPayloadTypeError } from './signing.errors';
+
+export const CERTIFICATE_PAYLOAD_TYPE = 'application/vnd.skillhub.certificate+json';
+
+export const CERTIFICATE_LEVELS = ['none', 'basic', 'standard'] as const;
+export type CertificateLevel = (typeof CERTIFICATE_LEVELS)[number];
+
+/** An MCP package probed at an exact version (C8). */
+export interface PinnedPackage {
+  registry: 'npm' | 'pypi';
+  name: string;
+  version: string;
+  /** npm's `dist.integrity` (SRI, e.g. `sha512-…`) or the PyPI file's sha256. */
+  integrity: string;
+}
+
+/** Digests are lowercase hex SHA-256; times are `toISOString()` UTC. */
+export interface CertificateStatement {
+  /** `author/name`. */
+  skill: string;
+  version: string;
+  bundleSha256: string;
+  /** See `manifestSha256()`. */
+  manifestSha256: string;
+  /** Kazma's `checksum` of the entry point; null for formats without one. */
+  entryPointChecksum: string | null;
+  /** Bundle path → sha256 of the file (C5). */
+  files: Record<string, string>;
+  capabilities: string[];
+  permissions: string[];
+  packages: PinnedPackage[];
+  /** Tool name → sha256 of its canonical definition (C13). */
+  tools: Record<string, string>;
+  level: CertificateLevel;
+  /** sha256 of the check results the level was derived from. */
+  checkResultsSha256: string;
+  issuedAt: string;
+  expiresAt: string;
+  /** Index of this certification's entry in the transparency log. */
+  logIndex: number;
+}
+
+/**
+ * The manifest digest bound by certificates: SHA-256 of the canonical JSON of the parsed
+ * manifest without Kazma's `checksum` and `signature`. Parsed rather than raw bytes because
+ * `hub sign` rewrites the whole YAML file when it adds those fields.
+ */
+export function manifestSha256(manifest: Readonly<Record<string, unknown>>): string {
+  const signatureFields: readonly string[] = KAZMA_SIGNATURE_FIELDS;
+  const unsigned = Object.fromEntries(Object.entries(manifest).filter(([key]) => !signatureFields.includes(key)));
+  return sha256(canonicalJson(unsigned)).toString('hex');
+}
+
+/** Canonical bytes: sorted keys, no whitespace, and the set-like lists sorted too, so order never changes the bytes. */
+export function encodeStatement(statement: CertificateStatement): Buffer {
+  const problems = statementProblems(statement);
+  if (problems.length > 0) throw new MalformedStatementError(problems);
+  return canonicalBytes(statement);
+}
+
+/** Accepts only a well-shaped statement in canonical form, which also rules out duplicate JSON keys. */
+export function decodeStatement(bytes: Buffer): CertificateStatement {
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    throw new MalformedStatementError([problem('', 'is not UTF-8 JSON')]);
+  }
+  const problems = statementProblems(value);
+  if (problems.length > 0) throw new MalformedStatementError(problems);
+  const statement = value as CertificateStatement;
+  if (!canonicalBytes(statement).equals(bytes)) {
+    throw new MalformedStatementError([problem('', 'is not in canonical form (sorted keys and lists, no whitespace)')]);
+  }
+  return statement;
+}
+
+export function signCertificate(statement: CertificateStatement, privateKey: KeyObject, keyid: string): DsseEnvelope {
+  return signEnvelope(CERTIFICATE_PAYLOAD_TYPE, encodeStatement(statement), privateKey, keyid);
+}
+
+/**
+ * Verifies the envelope (see `verifyEnvelope` for `at`) and that it carries a certificate: the
+ * same keys may sign other payload types, which must never be read as a certificate. Expiry is
+ * the caller's policy and is not checked here.
+ */
+export function verifyCertificate(envelope: unknown, keys: readonly TrustedKey[], at?: Date): CertificateStatement {
+  const payload = verifyEnvelope(envelope, keys, at);
+  // Safe to read once verified: the signature covers the payload type.
+  const { payloadType } = envelope as DsseEnvelope;
+  if (payloadType !== CERTIFICATE_PAYLOAD_TYPE) {
+    throw new UnexpectedPayloadTypeError(CERTIFICATE_PAYLOAD_TYPE, payloadType);
+  }
+  return decodeStatement(payload);
+}
+
+function canonicalBytes(statement: CertificateStatement): Buffer {
+  return Buffer.from(
+    canonicalJson({
+      ...statement,
+      capabilities: sortedSet(statement.capabilities),
+      permissions: sortedSet(statement.permissions),
+      // By registry and name first, so a reader finds a package where expected.
+      packages: sortedSet(statement.packages, (p) => canonicalJson([p.registry, p.name, p.version, p.integrity])),
+    }),
+    'utf8',
+  );
+}
+
+const sortedSet = <T>(items: readonly T[], sortKey: (item: T) => string = canonicalJson): T[] =>
+  items
+    .map((item) => ({ key: sortKey(item), item }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map(({ item }) => item);
+
+// ---- shape validation: every problem is reported, with a dotted path ----
+
+type Check = (value: unknown, path: string, problems: Problem[]) => void;
+
+// Lengths are capped before any pattern runs (security.md, API hygiene).
+const MAX_TEXT = 256;
+const SKILL_REF_PATTERN = /^[a-z0-9][a-z0-9-]{0,38}\/[a-z0-9][a-z0-9-]{0,63}$/;
+const SEMVER_PATTERN =
+  /^(?:0|[1-9]\d*)\.(?:0|[1-9]\d*)\.(?:0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
+const PACKAGE_REGISTRIES: readonly unknown[] = ['npm', 'pypi'];
+
+const problem = (path: string, message: string): Problem => ({ path, message, severity: 'error' });
+
+const text =
+  (pattern?: RegExp, hint?: string): Check =>
+  (value, path, problems) => {
+    if (typeof value !== 'string' || value === '') problems.push(problem(path, 'must be a non-empty string'));
+    else if (pattern !== undefined && (value.length > MAX_TEXT || !pattern.test(value))) {
+      problems.push(problem(path, `must be ${hint}`));
+    }
+  };
+
+const digest = text(SHA256_HEX_PATTERN, '64 lowercase hex characters (SHA-256)');
+
+const isoTime: Check = (value, path, problems) => {
+  if (typeof value !== 'string' || !isCanonicalIsoTime(value)) {
+    problems.push(problem(path, 'must be a UTC time as toISOString() writes it (YYYY-MM-DDTHH:mm:ss.sssZ)'));
+  }
+};
+
+const nullable =
+  (check: Check): Check =>
+  (value, path, problems) => {
+    if (value !== null) check(value, path, problems);
+  };
+
+const digestMap: Check = (value, path, problems) => {
+  if (!isRecord(value)) {
+    problems.push(problem(path, 'must be an object of name → SHA-256'));
+    return;
+  }
+  for (const [key, entry] of Object.entries(value)) {
+    if (key === '') problems.push(problem(path, 'has an empty name'));
+    digest(entry, `${path}.${key}`, problems);
+  }
+};
+
+const set =
+  (check: Check): Check =>
+  (value, path, problems) => {
+    if (!Array.isArray(value)) {
+      problems.push(problem(path, 'must be a list'));
+      return;
+    }
+    const seen = new Set<string>();
+    value.forEach((item: unknown, index) => {
+      const before = problems.length;
+      check(item, `${path}[${index}]`, problems);
+      if (problems.length > before) return;
+      const key = canonicalJson(item);
+      if (seen.has(key)) problems.push(problem(`${path}[${index}]`, 'is listed twice'));
+      seen.add(key);
+    });
+  };
+
+const pinnedPackage: Check = (value, path, problems) =>
+  checkObject(value, path, problems, {
+    registry: (registry, at, list) => {
+      if (!PACKAGE_REGISTRIES.includes(registry)) list.push(problem(at, 'must be "npm" or "pypi"'));
+    },
+    name: text(),
+    version: text(),
+    integrity: text(),
+  });
+
+const STATEMENT_FIELDS: Record<keyof CertificateStatement, Check> = {
+  skill: text(SKILL_REF_PATTERN, 'author/name (lowercase letters, digits and "-")'),
+  version: text(SEMVER_PATTERN, 'a semantic version'),
+  bundleSha256: digest,
+  manifestSha256: digest,
+  entryPointChecksum: nullable(digest),
+  files: digestMap,
+  capabilities: set(text()),
+  permissions: set(text()),
+  packages: set(pinnedPackage),
+  tools: digestMap,
+  level: (value, path, problems) => {
+    if (!(CERTIFICATE_LEVELS as readonly unknown[]).includes(value)) {
+      problems.push(problem(path, `must be one of ${CERTIFICATE_LEVELS.join(', ')}`));
+    }
+  },
+  checkResultsSha256: digest,
+  issuedAt: isoTime,
+  expiresAt: isoTime,
+  logIndex: (value, path, problems) => {
+    if (!Number.isSafeInteger(value) || (value as number) < 0) problems.push(problem(path, 'must be an integer ≥ 0'));
+  },
+};
+
+/** Exactly the listed fields: a signed statement carries nothing a verifier would not check. */
+function checkObject(value: unknown, path: string, problems: Problem[], fields: Record<string, Check>): void {
+  if (!isRecord(value)) {
+    problems.push(problem(path, 'must be an object'));
+    return;
+  }
+  const at = (key: string): string => (path === '' ? key : `${path}.${key}`);
+  for (const [key, check] of Object.entries(fields)) {
+    if (Object.hasOwn(value, key)) check(value[key], at(key), problems);
+    else problems.push(problem(at(key), 'is required'));
+  }
+  for (const key of Object.keys(value)) {
+    if (!Object.hasOwn(fields, key)) problems.push(problem(at(key), 'is not a known field'));
+  }
+}
+
+function statementProblems(value: unknown): Problem[] {
+  const problems: Problem[] = [];
+  checkObject(value, '', problems, STATEMENT_FIELDS);
+  if (problems.length === 0) {
+    const { issuedAt, expiresAt } = value as CertificateStatement;
+    if (Date.parse(expiresAt) <= Date.parse(issuedAt)) problems.push(problem('expiresAt', 'must be after issuedAt'));
+  }
+  return problems;
+}

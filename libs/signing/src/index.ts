@@ -1,0 +1,22 @@
+export { kazmaChecksum, kazmaSignature, verifyKazmaSignature, KAZMA_SIGNATURE_FIELDS } from './kazma-hmac';
+export type { KazmaVerification, KazmaVerificationInput } from './kazma-hmac';
+export { sealSecret, openSecret, parseSecretKey } from './secret-box';
+export { generateHubKey, keyId, loadPrivateKey, publicKeyFromPem, type HubKeyPair } from './hub-key';
+export { pae, signEnvelope, verifyEnvelope, type DsseEnvelope, type DsseSignature, type TrustedKey } from './dsse';
+export {
+  CERTIFICATE_LEVELS,
+  CERTIFICATE_PAYLOAD_TYPE,
+  decodeStatement,
+  encodeStatement,
+  manifestSha256,
+  signCertificate,
+  verifyCertificate,
+  type CertificateLevel,
+  type CertificateStatement,
+  type PinnedPackage,
+} from './certificate-statement';
+export { canonicalJson } from './canonical-json';
+export { consistencyProof, inclusionProof, leafHash, merkleRoot, verifyConsistency, verifyInclusion } from './merkle';
+export { openNote, signNote } from './signed-note';
+export { signCheckpoint, verifyCheckpoint, type Checkpoint } from './checkpoint';
+export * from './signing.errors';

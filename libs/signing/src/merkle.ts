@@ -1,0 +1,145 @@
+/**
+ * The transparency log's Merkle tree (RFC 6962 §2.1, verification as in RFC 9162 §2.1.3.2 and
+ * §2.1.4.2). Leaves and nodes are hashed with distinct prefixes so a node can never pass for a
+ * leaf. Sizes and indexes are plain numbers: arithmetic, never 32-bit bitwise operators.
+ */
+import { digestsEqual, sha256 } from './digest';
+import { ProofOutOfRangeError } from './signing.errors';
+
+const HASH_BYTES = 32;
+const LEAF_PREFIX = Buffer.from([0x00]);
+const NODE_PREFIX = Buffer.from([0x01]);
+
+export function leafHash(data: Buffer): Buffer {
+  return sha256(LEAF_PREFIX, data);
+}
+
+const nodeHash = (left: Buffer, right: Buffer): Buffer => sha256(NODE_PREFIX, left, right);
+
+/** MTH: the root of the tree over `leafHashes`; SHA-256 of nothing for the empty tree. */
+export function merkleRoot(leafHashes: readonly Buffer[]): Buffer {
+  return leafHashes.length === 0 ? sha256() : subtreeRoot(leafHashes, 0, leafHashes.length);
+}
+
+/** PATH(m, D[n]): the sibling hashes from leaf `index` up to the root, lowest first. */
+export function inclusionProof(index: number, leafHashes: readonly Buffer[]): Buffer[] {
+  if (!Number.isSafeInteger(index) || index < 0 || index >= leafHashes.length) {
+    throw new ProofOutOfRangeError(`Leaf ${index} is not in a tree of ${leafHashes.length} leaves`);
+  }
+  const path = (m: number, start: number, end: number): Buffer[] => {
+    if (end - start === 1) return [];
+    const k = splitPoint(end - start);
+    return m < k
+      ? [...path(m, start, start + k), subtreeRoot(leafHashes, start + k, end)]
+      : [...path(m - k, start + k, end), subtreeRoot(leafHashes, start, start + k)];
+  };
+  return path(index, 0, leafHashes.length);
+}
+
+/**
+ * PROOF(m, D[n]) that the tree of the first `oldSize` leaves is a prefix of this one. Empty when
+ * `oldSize` is 0 or the whole tree: both are consistent by definition.
+ */
+export function consistencyProof(oldSize: number, leafHashes: readonly Buffer[]): Buffer[] {
+  const newSize = leafHashes.length;
+  if (!Number.isSafeInteger(oldSize) || oldSize < 0 || oldSize > newSize) {
+    throw new ProofOutOfRangeError(`No tree of ${oldSize} leaves precedes a tree of ${newSize}`);
+  }
+  if (oldSize === 0) return [];
+  // `complete` is true while the old tree is still a whole subtree of the one being walked.
+  const subproof = (m: number, start: number, end: number, complete: boolean): Buffer[] => {
+    if (m === end - start) return complete ? [] : [subtreeRoot(leafHashes, start, end)];
+    const k = splitPoint(end - start);
+    return m <= k
+      ? [...subproof(m, start, start + k, complete), subtreeRoot(leafHashes, start + k, end)]
+      : [...subproof(m - k, start + k, end, false), subtreeRoot(leafHashes, start, start + k)];
+  };
+  return subproof(oldSize, 0, newSize, true);
+}
+
+/** RFC 9162 §2.1.3.2. False, never a throw, for any malformed input. */
+export function verifyInclusion(
+  leaf: Buffer,
+  index: number,
+  treeSize: number,
+  proof: readonly Buffer[],
+  root: Buffer,
+): boolean {
+  if (!isSize(index) || !isSize(treeSize) || index >= treeSize) return false;
+  if (!isHash(leaf) || !isHash(root) || !proof.every(isHash)) return false;
+  let fn = index;
+  let sn = treeSize - 1;
+  let r = leaf;
+  for (const p of proof) {
+    if (sn === 0) return false;
+    if (isOdd(fn) || fn === sn) {
+      r = nodeHash(p, r);
+      while (!isOdd(fn) && fn !== 0) [fn, sn] = [half(fn), half(sn)];
+    } else {
+      r = nodeHash(r, p);
+    }
+    [fn, sn] = [half(fn), half(sn)];
+  }
+  return sn === 0 && digestsEqual(r, root);
+}
+
+/**
+ * RFC 9162 §2.1.4.2, plus the two cases it leaves out: equal sizes (same root, empty proof) and
+ * an empty old tree (its root is SHA-256 of nothing, empty proof). False for any malformed input.
+ */
+export function verifyConsistency(
+  oldSize: number,
+  newSize: number,
+  oldRoot: Buffer,
+  newRoot: Buffer,
+  proof: readonly Buffer[],
+): boolean {
+  if (!isSize(oldSize) || !isSize(newSize) || oldSize > newSize) return false;
+  if (!isHash(oldRoot) || !isHash(newRoot) || !proof.every(isHash)) return false;
+  if (oldSize === newSize) return proof.length === 0 && digestsEqual(oldRoot, newRoot);
+  if (oldSize === 0) return proof.length === 0 && digestsEqual(oldRoot, sha256());
+  if (proof.length === 0) return false;
+  // When the old tree is a complete subtree its root is the proof's implicit first element.
+  const path = isPowerOfTwo(oldSize) ? [oldRoot, ...proof] : proof;
+  let fn = oldSize - 1;
+  let sn = newSize - 1;
+  while (isOdd(fn)) [fn, sn] = [half(fn), half(sn)];
+  let fr = path[0];
+  let sr = path[0];
+  for (const c of path.slice(1)) {
+    if (sn === 0) return false;
+    if (isOdd(fn) || fn === sn) {
+      fr = nodeHash(c, fr);
+      sr = nodeHash(c, sr);
+      while (!isOdd(fn) && fn !== 0) [fn, sn] = [half(fn), half(sn)];
+    } else {
+      sr = nodeHash(sr, c);
+    }
+    [fn, sn] = [half(fn), half(sn)];
+  }
+  return sn === 0 && digestsEqual(fr, oldRoot) && digestsEqual(sr, newRoot);
+}
+
+/** MTH(D[start:end]) for a non-empty range, recursing on index ranges rather than copied arrays. */
+function subtreeRoot(leafHashes: readonly Buffer[], start: number, end: number): Buffer {
+  if (end - start === 1) return leafHashes[start];
+  const k = splitPoint(end - start);
+  return nodeHash(subtreeRoot(leafHashes, start, start + k), subtreeRoot(leafHashes, start + k, end));
+}
+
+/** RFC 6962's k: the largest power of two smaller than n (n > 1). */
+function splitPoint(n: number): number {
+  let k = 1;
+  while (k * 2 < n) k *= 2;
+  return k;
+}
+
+const isSize = (n: number): boolean => Number.isSafeInteger(n) && n >= 0;
+const isHash = (hash: Buffer): boolean => Buffer.isBuffer(hash) && hash.length === HASH_BYTES;
+const isOdd = (n: number): boolean => n % 2 === 1;
+const half = (n: number): number => Math.floor(n / 2);
+function isPowerOfTwo(n: number): boolean {
+  let power = 1;
+  while (power < n) power *= 2;
+  return power === n;
+}
