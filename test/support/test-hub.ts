@@ -4,13 +4,15 @@
  * prefix of its own. `close()` removes all of it.
  */
 import { randomBytes } from 'node:crypto';
-import type { INestApplication } from '@nestjs/common';
+import type { INestApplication, INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { DataSource } from 'typeorm';
 import { type HubConfig, loadConfig } from '@skillhub/config';
 import { startEmbeddedDatabase } from '@skillhub/registry';
 import { createTestDatabase, deleteRedisKeys, newTestRedisPrefix, testRedisUrl } from '@skillhub/testing';
+import { CertifierWorkerModule } from '../../apps/certifier-worker/src/certifier-worker.module';
 import { createHubApp } from '../../apps/hub-api/src/create-hub-app';
 
 export interface TestHub {
@@ -30,6 +32,8 @@ export interface TestHub {
 export interface TestHubOptions {
   embedded?: boolean;
   env?: Record<string, string>;
+  /** Also run a certifier-worker (PostgreSQL only; the embedded hub certifies in-process). */
+  worker?: boolean;
 }
 
 const COUNTED_TABLES = ['namespaces', 'skills', 'skill_versions', 'blobs', 'certifications', 'outbox', 'submissions'];
@@ -46,6 +50,7 @@ export async function startTestHub(options: TestHubOptions = {}): Promise<TestHu
     REDIS_URL: testRedisUrl(),
     REDIS_PREFIX: prefix,
     HUB_ADMIN_TOKEN: adminToken,
+    HUB_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     OUTBOX_POLL_MS: '200',
     DOWNLOAD_FLUSH_MS: '100',
     ...options.env,
@@ -63,6 +68,7 @@ export async function startTestHub(options: TestHubOptions = {}): Promise<TestHu
     await db?.drop();
     throw err;
   }
+  const worker = options.worker && db ? await startWorker(config, db.url) : null;
   const baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');
   const http = request(app.getHttpServer());
   const dataSource = app.get(DataSource);
@@ -91,9 +97,20 @@ export async function startTestHub(options: TestHubOptions = {}): Promise<TestHu
       return Object.fromEntries(entries);
     },
     async close() {
+      await worker?.close();
       await app.close();
       await db?.drop();
       await deleteRedisKeys(prefix);
     },
   };
+}
+
+/** A certifier-worker like `npm run start:certifier-worker`, in this process. */
+export async function startWorker(config: HubConfig, databaseUrl: string): Promise<INestApplicationContext> {
+  const worker = await NestFactory.createApplicationContext(CertifierWorkerModule.forRoot(config, databaseUrl), {
+    logger: ['error'],
+    abortOnError: false,
+  });
+  await worker.init();
+  return worker;
 }

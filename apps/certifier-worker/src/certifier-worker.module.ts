@@ -1,16 +1,21 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CertifierModule } from '@skillhub/certifier';
 import { ConfigModule, type HubConfig } from '@skillhub/config';
 import { buildDataSourceOptions } from '@skillhub/registry';
 import { WorkerConnectionCheck } from './worker-connection-check.service';
 
-/** The certifier's process: no HTTP server, one database pool, BullMQ consumers. */
+/** The certifier's process: no HTTP server, one database pool, the certification queue's consumer. */
 @Module({})
 export class CertifierWorkerModule {
   static forRoot(config: HubConfig, databaseUrl: string): DynamicModule {
     return {
       module: CertifierWorkerModule,
-      imports: [ConfigModule.forRoot(config), TypeOrmModule.forRoot(buildDataSourceOptions(databaseUrl))],
+      imports: [
+        ConfigModule.forRoot(config),
+        TypeOrmModule.forRoot(buildDataSourceOptions(databaseUrl)),
+        CertifierModule.forRoot({ consume: true }),
+      ],
       providers: [WorkerConnectionCheck],
     };
   }

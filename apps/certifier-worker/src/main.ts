@@ -16,6 +16,10 @@ async function bootstrap(): Promise<void> {
     );
     process.exit(1);
   }
+  if (!config.HUB_ENCRYPTION_KEY) {
+    console.error("HUB_ENCRYPTION_KEY is required: it opens the signing key and the namespaces' Kazma secrets.");
+    process.exit(1);
+  }
   const app = await NestFactory.createApplicationContext(CertifierWorkerModule.forRoot(config, config.DATABASE_URL));
   app.enableShutdownHooks();
   new Logger('certifier-worker').log('ready');

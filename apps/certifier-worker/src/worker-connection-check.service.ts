@@ -7,8 +7,7 @@ const REDIS_READY_TIMEOUT_MS = 10_000;
 
 /**
  * Start-up check: the worker refuses to run on a database that lacks the schema
- * or without Redis, and says which one is wrong. The certification processor that
- * consumes the `certification` queue arrives with the certification pipeline.
+ * or without Redis, and says which one is wrong.
  */
 @Injectable()
 export class WorkerConnectionCheck implements OnApplicationBootstrap {

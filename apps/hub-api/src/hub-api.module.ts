@@ -1,5 +1,6 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CertifierModule } from '@skillhub/certifier';
 import { ConfigModule, type HubConfig } from '@skillhub/config';
 import { buildDataSourceOptions } from '@skillhub/registry';
 import { AuthModule } from './auth/auth.module';
@@ -10,6 +11,7 @@ import { SearchModule } from './search/search.module';
 import { SkillsModule } from './skills/skills.module';
 import { SubmissionsModule } from './submissions/submissions.module';
 import { TokensModule } from './tokens/tokens.module';
+import { TrustModule } from './trust/trust.module';
 
 export interface DatabaseEndpoint {
   url: string;
@@ -22,7 +24,9 @@ export interface DatabaseEndpoint {
 const DATABASE_ENDPOINT = Symbol('DATABASE_ENDPOINT');
 
 /**
- * The root module. Nest runs shutdown hooks deepest module first, so this one's
+ * The root module. On the embedded database the certification queue is consumed
+ * here too (one process owns PGlite's single connection); on PostgreSQL that is the
+ * certifier-worker's job. Nest runs shutdown hooks deepest module first, so this one's
  * runs last: the embedded database stops only after TypeORM let go of it.
  */
 @Module({})
@@ -48,6 +52,8 @@ export class HubApiModule implements OnApplicationShutdown {
         AuthModule,
         HealthModule,
         TokensModule,
+        CertifierModule.forRoot({ consume: database.embedded }),
+        TrustModule,
         SearchModule,
         CertificationsModule,
         BadgesModule,

@@ -3,7 +3,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { isEmbedded, loadConfigOrExit } from '@skillhub/config';
 import { startEmbeddedDatabase } from '@skillhub/registry';
-import { ensureDevAdminToken } from './admin-token';
+import { ensureDevSecret, newAdminToken, newEncryptionKey } from './dev-secrets';
 import { createHubApp } from './create-hub-app';
 
 async function bootstrap(): Promise<void> {
@@ -12,10 +12,16 @@ async function bootstrap(): Promise<void> {
 
   const embedded = isEmbedded(config) ? await startEmbeddedDatabase(config.HUB_DATA_DIR) : null;
   let adminTokenFile: string | null = null;
-  if (embedded && !config.HUB_ADMIN_TOKEN) {
-    const { token, path } = ensureDevAdminToken(config.HUB_DATA_DIR);
-    config = { ...config, HUB_ADMIN_TOKEN: token };
-    adminTokenFile = path;
+  if (embedded) {
+    if (!config.HUB_ADMIN_TOKEN) {
+      const { value, path } = ensureDevSecret(config.HUB_DATA_DIR, 'admin-token', newAdminToken);
+      config = { ...config, HUB_ADMIN_TOKEN: value };
+      adminTokenFile = path;
+    }
+    config.HUB_ENCRYPTION_KEY ??= ensureDevSecret(config.HUB_DATA_DIR, 'encryption-key', newEncryptionKey).value;
+  } else if (!config.HUB_ENCRYPTION_KEY) {
+    console.error('HUB_ENCRYPTION_KEY is required with DATABASE_URL: 64 hex characters (e.g. `openssl rand -hex 32`).');
+    process.exit(1);
   }
   if (!config.HUB_ADMIN_TOKEN) logger.warn('HUB_ADMIN_TOKEN is unset: operator routes (creating tokens) are disabled.');
 

@@ -30,6 +30,31 @@ export const envSchema = z.object({
   /** Operator token (≥ 32 characters). When unset in embedded mode, one is generated into HUB_DATA_DIR. */
   HUB_ADMIN_TOKEN: z.string().min(32).optional(),
 
+  /**
+   * 32 bytes (64 hex characters) sealing secrets at rest with AES-256-GCM: namespaces'
+   * Kazma HMAC secrets and the hub's signing keys. Generated into HUB_DATA_DIR by the
+   * embedded default when unset; required with DATABASE_URL.
+   */
+  HUB_ENCRYPTION_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)')
+    .optional(),
+  /** The hub's own Kazma HMAC secret: signatures made with it verify for every namespace (C4). */
+  KAZMA_SECRET: z.string().min(16).optional(),
+  /** Origin line of the transparency log's signed checkpoints. */
+  HUB_LOG_ORIGIN: z
+    .string()
+    .regex(/^[\x21-\x7e]{1,200}$/)
+    .default('skillhub.local/log'),
+  CERTIFICATE_LIFETIME_DAYS: positiveInt.default(365),
+  /** Registries the certifier probes (C8); nothing else is ever contacted. */
+  NPM_REGISTRY_URL: z.url().default('https://registry.npmjs.org'),
+  PYPI_REGISTRY_URL: z.url().default('https://pypi.org'),
+  PROBE_TIMEOUT_MS: positiveInt.default(10_000),
+  PROBE_MAX_ATTEMPTS: positiveInt.default(4),
+  /** When a certification stays inconclusive (a registry did not answer), it is tried again after this long. */
+  INCONCLUSIVE_RETRY_MS: positiveInt.default(3_600_000),
+
   BUNDLE_MAX_COMPRESSED_BYTES: positiveInt.default(5 * 1024 * 1024),
   BUNDLE_MAX_UNCOMPRESSED_BYTES: positiveInt.default(25 * 1024 * 1024),
   BUNDLE_MAX_ENTRIES: positiveInt.default(2000),

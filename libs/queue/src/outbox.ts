@@ -11,6 +11,13 @@ export async function addToOutbox<Q extends QueueName, J extends JobName<Q>>(
   queue: Q,
   jobName: J,
   payload: JobPayload<Q, J>,
+  /** Not delivered before this time (a later retry); default now. */
+  availableAt?: Date,
 ): Promise<void> {
-  await manager.insert(OutboxMessage, { queue, jobName, payload: payload as object });
+  await manager.insert(OutboxMessage, {
+    queue,
+    jobName,
+    payload: payload as object,
+    ...(availableAt ? { availableAt } : {}),
+  });
 }

@@ -5,9 +5,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { CERTIFICATION_POLICY_VERSION } from '@skillhub/queue';
-import { Certification, Namespace, Skill, SkillVersion, Submission } from '@skillhub/registry';
-import { SkillNotFoundError } from '../skills/skills.errors';
+import { Certification, Submission } from '@skillhub/registry';
 import { kazmaSkillId } from '../skills/skill-ref';
+import { findVersion } from '../skills/version-lookup';
 import { SubmissionNotFoundError } from '../submissions/submissions.errors';
 import type { CertificationStatusDto } from './dto/certification-status.response.dto';
 
@@ -17,8 +17,7 @@ export class CertificationStatusService {
 
   /** The version named, or the skill's listed version when `version` is omitted. */
   async forSkill(author: string, name: string, version?: string): Promise<CertificationStatusDto> {
-    const v = await this.findVersion(author, name, version);
-    if (!v) throw new SkillNotFoundError(kazmaSkillId(author, name, version));
+    const v = await findVersion(this.dataSource.manager, author, name, version);
     const cert = await this.dataSource
       .getRepository(Certification)
       .findOneBy({ skillVersionId: v.id, policyVersion: CERTIFICATION_POLICY_VERSION });
@@ -44,18 +43,6 @@ export class CertificationStatusService {
       policy_version: null,
       report: null,
     };
-  }
-
-  private findVersion(author: string, name: string, version?: string): Promise<SkillVersion | null> {
-    const qb = this.dataSource
-      .getRepository(SkillVersion)
-      .createQueryBuilder('v')
-      .innerJoin(Skill, 's', 's.id = v.skill_id')
-      .innerJoin(Namespace, 'n', 'n.id = s.namespace_id')
-      .where('n.slug = :author AND s.name = :name', { author, name });
-    return (
-      version ? qb.andWhere('v.version = :version', { version }) : qb.andWhere('v.id = s.latest_version_id')
-    ).getOne();
   }
 }
 

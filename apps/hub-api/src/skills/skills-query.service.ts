@@ -11,6 +11,7 @@ import { CertificationSummaryDto, SkillResponseDto, SkillVersionResponseDto } fr
 import { SkillNotFoundError } from './skills.errors';
 import { kazmaSkillId } from './skill-ref';
 import { refreshListing } from './skill-sql';
+import { findVersion } from './version-lookup';
 
 const MAX_VERSIONS_LISTED = 1000;
 
@@ -56,13 +57,13 @@ export class SkillsQueryService {
   }
 
   async getVersion(author: string, name: string, version: string): Promise<SkillVersionResponseDto> {
-    const v = await this.findVersion(author, name, version);
+    const v = await findVersion(this.dataSource.manager, author, name, version);
     const certs = await this.certifications([v.id]);
     return SkillVersionResponseDto.from(v, author, name, certs.get(v.id));
   }
 
   async getBundle(author: string, name: string, version: string): Promise<BundleDownload> {
-    const v = await this.findVersion(author, name, version);
+    const v = await findVersion(this.dataSource.manager, author, name, version);
     const blob = await this.dataSource
       .getRepository(Blob)
       .createQueryBuilder('b')
@@ -89,7 +90,7 @@ export class SkillsQueryService {
       const namespace = await m.findOneBy(Namespace, { slug: author });
       if (!namespace) throw new SkillNotFoundError(kazmaSkillId(author, name, version));
       assertCanActOn(principal, namespace);
-      const v = await this.findVersion(author, name, version, m.getRepository(SkillVersion));
+      const v = await findVersion(m, author, name, version);
       await m.update(SkillVersion, v.id, {
         status: dto.status,
         statusMessage: dto.message ?? null,
@@ -109,22 +110,6 @@ export class SkillsQueryService {
       .getOne();
     if (!skill) throw new SkillNotFoundError(kazmaSkillId(author, name));
     return skill;
-  }
-
-  private async findVersion(
-    author: string,
-    name: string,
-    version: string,
-    repo = this.dataSource.getRepository(SkillVersion),
-  ) {
-    const v = await repo
-      .createQueryBuilder('v')
-      .innerJoin(Skill, 's', 's.id = v.skill_id')
-      .innerJoin(Namespace, 'n', 'n.id = s.namespace_id')
-      .where('n.slug = :author AND s.name = :name AND v.version = :version', { author, name, version })
-      .getOne();
-    if (!v) throw new SkillNotFoundError(kazmaSkillId(author, name, version));
-    return v;
   }
 
   private async certifications(versionIds: string[]): Promise<Map<string, Certification>> {

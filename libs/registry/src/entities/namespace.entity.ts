@@ -19,6 +19,10 @@ export class Namespace {
   @JoinColumn({ name: 'owner_id' })
   owner?: Publisher;
 
+  /** The namespace's Kazma HMAC secret (C4), sealed with AES-256-GCM under HUB_ENCRYPTION_KEY. */
+  @Column({ name: 'kazma_secret_sealed', type: 'varchar', length: 512, nullable: true, select: false })
+  kazmaSecretSealed: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 }

@@ -1,0 +1,127 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  ParseIntPipe,
+  Post,
+  Put,
+  Query,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { AuthGuard, CurrentPrincipal, RequireScope } from '../auth/auth.guard';
+import type { Principal } from '../auth/principal';
+import {
+  CertificateResponseDto,
+  CheckpointDto,
+  ConsistencyQueryDto,
+  InclusionQueryDto,
+  KazmaSecretRequestDto,
+  KeysResponseDto,
+  LogEntryDto,
+  ProofDto,
+  RevokeRequestDto,
+} from './dto/trust.dto';
+import { TrustService } from './trust.service';
+
+@ApiTags('trust')
+@Controller()
+export class TrustController {
+  constructor(private readonly trust: TrustService) {}
+
+  @Get('.well-known/skillhub/keys.json')
+  @ApiOperation({ summary: "The hub's Ed25519 public keys with their validity windows (retired keys stay listed)" })
+  @ApiOkResponse({ type: KeysResponseDto })
+  keys(): Promise<KeysResponseDto> {
+    return this.trust.publicKeys();
+  }
+
+  @Get('.well-known/skillhub/revocations.json')
+  @ApiOperation({ summary: 'Signed list of revoked versions (DSSE), valid for one hour' })
+  @ApiOkResponse({ description: 'A DSSE envelope whose payload lists every revocation.' })
+  async revocations(@Res({ passthrough: true }) res: Response): Promise<object> {
+    res.setHeader('Cache-Control', 'public, max-age=60');
+    return this.trust.revocationList();
+  }
+
+  @Get('api/v1/log/checkpoint')
+  @ApiOperation({ summary: "The transparency log's latest signed checkpoint" })
+  @ApiOkResponse({ type: CheckpointDto })
+  checkpoint(): Promise<CheckpointDto> {
+    return this.trust.checkpoint();
+  }
+
+  @Get('api/v1/log/entries/:index')
+  @ApiOperation({ summary: 'One log entry with the exact data hashed into its leaf' })
+  @ApiOkResponse({ type: LogEntryDto })
+  entry(@Param('index', ParseIntPipe) index: number): Promise<LogEntryDto> {
+    return this.trust.entry(index);
+  }
+
+  @Get('api/v1/log/proof/inclusion')
+  @ApiOperation({ summary: 'Inclusion proof of entry `index` in the tree of size `tree_size`' })
+  @ApiOkResponse({ type: ProofDto })
+  inclusion(@Query() q: InclusionQueryDto): Promise<ProofDto> {
+    return this.trust.inclusion(q);
+  }
+
+  @Get('api/v1/log/proof/consistency')
+  @ApiOperation({ summary: 'Consistency proof between the trees of sizes `first` and `second`' })
+  @ApiOkResponse({ type: ProofDto })
+  consistency(@Query() q: ConsistencyQueryDto): Promise<ProofDto> {
+    return this.trust.consistency(q);
+  }
+
+  @Get('api/v1/skills/:author/:name/versions/:version/certificate')
+  @ApiOperation({ summary: "A version's signed certificate, its log entry and an inclusion proof" })
+  @ApiOkResponse({ type: CertificateResponseDto })
+  certificate(@Param('author') author: string, @Param('name') name: string, @Param('version') version: string) {
+    return this.trust.certificate(author, name, version);
+  }
+
+  @Post('api/v1/skills/:author/:name/versions/:version/revoke')
+  @HttpCode(200)
+  @UseGuards(AuthGuard)
+  @RequireScope('manage')
+  @ApiBearerAuth()
+  @ApiOperation({ summary: "Revoke a version's certification (owner or operator; the reason goes into the log)" })
+  @ApiOkResponse({ type: LogEntryDto })
+  revoke(
+    @CurrentPrincipal() principal: Principal,
+    @Param('author') author: string,
+    @Param('name') name: string,
+    @Param('version') version: string,
+    @Body() dto: RevokeRequestDto,
+  ): Promise<LogEntryDto> {
+    return this.trust.revoke(principal, author, name, version, dto.reason);
+  }
+
+  @Put('api/v1/namespaces/:slug/kazma-secret')
+  @HttpCode(204)
+  @UseGuards(AuthGuard)
+  @RequireScope('manage')
+  @ApiBearerAuth()
+  @ApiOperation({ summary: "Register the namespace's Kazma HMAC secret (sealed with AES-256-GCM; never returned)" })
+  async setSecret(
+    @CurrentPrincipal() principal: Principal,
+    @Param('slug') slug: string,
+    @Body() dto: KazmaSecretRequestDto,
+  ) {
+    await this.trust.setKazmaSecret(principal, slug, dto.secret);
+  }
+
+  @Delete('api/v1/namespaces/:slug/kazma-secret')
+  @HttpCode(204)
+  @UseGuards(AuthGuard)
+  @RequireScope('manage')
+  @ApiBearerAuth()
+  @ApiOperation({ summary: "Forget the namespace's Kazma HMAC secret" })
+  async deleteSecret(@CurrentPrincipal() principal: Principal, @Param('slug') slug: string) {
+    await this.trust.setKazmaSecret(principal, slug, null);
+  }
+}

@@ -1,0 +1,203 @@
+/**
+ * What lets anyone check the hub's word: its public keys, the transparency log and
+ * its proofs, certificates, revocations (written to the log) and the signed list of
+ * them, and namespaces' Kazma secrets (sealed at rest).
+ */
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { encryptionKey, SigningKeyService, TransparencyLog } from '@skillhub/certifier';
+import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
+import { DomainError } from '@skillhub/errors';
+import { CERTIFICATION_POLICY_VERSION } from '@skillhub/queue';
+import { Certificate, Certification, LogCheckpoint, Namespace, Revocation } from '@skillhub/registry';
+import { canonicalJson, sealSecret, signEnvelope } from '@skillhub/signing';
+import { assertCanActOn } from '../auth/namespace-access';
+import type { Principal } from '../auth/principal';
+import { kazmaSkillId } from '../skills/skill-ref';
+import { findVersion } from '../skills/version-lookup';
+import type {
+  CertificateResponseDto,
+  CheckpointDto,
+  ConsistencyQueryDto,
+  InclusionQueryDto,
+  KeysResponseDto,
+  LogEntryDto,
+  ProofDto,
+} from './dto/trust.dto';
+
+export const REVOCATIONS_PAYLOAD_TYPE = 'application/vnd.skillhub.revocations+json';
+/** The signed revocation list is short-lived, so a runtime notices a stale copy. */
+const REVOCATION_LIST_TTL_MS = 3600_000;
+
+export class TrustNotFoundError extends DomainError {
+  constructor(what: string) {
+    super('TRUST.NOT_FOUND', what);
+  }
+}
+
+export class AlreadyRevokedError extends DomainError {
+  constructor(ref: string) {
+    super('CERTIFICATE.CONFLICT', `${ref} is already revoked.`);
+  }
+}
+
+@Injectable()
+export class TrustService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly keys: SigningKeyService,
+    private readonly log: TransparencyLog,
+    @Inject(HUB_CONFIG) private readonly config: HubConfig,
+  ) {}
+
+  async publicKeys(): Promise<KeysResponseDto> {
+    await this.keys.activeKey(); // a fresh hub publishes the key it will sign with
+    const rows = await this.keys.publicKeys();
+    return {
+      keys: rows.map((k) => ({
+        keyid: k.keyId,
+        algorithm: 'ed25519',
+        public_key_pem: k.publicKeyPem,
+        not_before: k.notBefore.toISOString(),
+        not_after: k.notAfter?.toISOString() ?? null,
+      })),
+    };
+  }
+
+  async checkpoint(size?: number): Promise<CheckpointDto> {
+    const row = size
+      ? await this.dataSource.getRepository(LogCheckpoint).findOneBy({ treeSize: String(size) })
+      : await this.log.checkpoint();
+    if (!row) throw new TrustNotFoundError(size ? `No checkpoint of size ${size}.` : 'The log is empty.');
+    return {
+      origin: this.config.HUB_LOG_ORIGIN,
+      tree_size: Number(row.treeSize),
+      root_hash: row.rootHash,
+      note: row.note,
+    };
+  }
+
+  async entry(index: number): Promise<LogEntryDto> {
+    const row = await this.log.entry(index);
+    if (!row) throw new TrustNotFoundError(`No log entry ${index}.`);
+    return {
+      index: Number(row.index),
+      kind: row.kind,
+      leaf_data: row.leafData,
+      leaf_hash: row.leafHash,
+      summary: row.summary,
+    };
+  }
+
+  async inclusion(q: InclusionQueryDto): Promise<ProofDto> {
+    const hashes = await this.log.inclusion(q.index, q.tree_size);
+    return { hashes, tree_size: q.tree_size, root_hash: (await this.checkpoint(q.tree_size)).root_hash };
+  }
+
+  async consistency(q: ConsistencyQueryDto): Promise<ProofDto> {
+    const hashes = await this.log.consistency(q.first, q.second);
+    return { hashes, tree_size: q.second, root_hash: (await this.checkpoint(q.second)).root_hash };
+  }
+
+  async certificate(author: string, name: string, version: string): Promise<CertificateResponseDto> {
+    const v = await findVersion(this.dataSource.manager, author, name, version);
+    const cert = await this.dataSource
+      .getRepository(Certificate)
+      .createQueryBuilder('c')
+      .innerJoin(Certification, 'x', 'x.id = c.certification_id')
+      .where('x.skill_version_id = :id AND x.policy_version = :policy', {
+        id: v.id,
+        policy: CERTIFICATION_POLICY_VERSION,
+      })
+      .getOne();
+    if (!cert) throw new TrustNotFoundError(`${kazmaSkillId(author, name, version)} holds no certificate.`);
+    const checkpoint = await this.checkpoint();
+    return {
+      envelope: cert.envelope,
+      key_id: cert.keyId,
+      log_index: Number(cert.logIndex),
+      issued_at: cert.issuedAt.toISOString(),
+      expires_at: cert.expiresAt.toISOString(),
+      checkpoint,
+      inclusion_proof: await this.log.inclusion(Number(cert.logIndex), checkpoint.tree_size),
+    };
+  }
+
+  /** Revokes a version's certification: a log entry, and the badge and lists change in the same commit. */
+  async revoke(
+    principal: Principal,
+    author: string,
+    name: string,
+    version: string,
+    reason: string,
+  ): Promise<LogEntryDto> {
+    const index = await this.dataSource.transaction(async (m) => {
+      const namespace = await m.findOneByOrFail(Namespace, { slug: author });
+      assertCanActOn(principal, namespace);
+      const v = await findVersion(m, author, name, version);
+      if (await m.findOneBy(Revocation, { skillVersionId: v.id }))
+        throw new AlreadyRevokedError(kazmaSkillId(author, name, version));
+      const revokedBy = principal.kind === 'admin' ? 'operator' : principal.publisherId;
+      const logIndex = await this.log.append(m, () => ({
+        kind: 'revocation',
+        data: canonicalJson({
+          type: 'revocation',
+          skill: `${author}/${name}`,
+          version,
+          bundleSha256: v.bundleSha256,
+          reason,
+          revokedAt: new Date().toISOString(),
+        }),
+        summary: { skill: `${author}/${name}`, version, reason },
+      }));
+      await m.insert(Revocation, { skillVersionId: v.id, reason, revokedBy, logIndex: String(logIndex) });
+      await m.update(Certification, { skillVersionId: v.id }, { status: 'revoked', level: 'none' });
+      return logIndex;
+    });
+    return this.entry(index);
+  }
+
+  /** Every revocation, signed, valid for an hour: a runtime refuses a stale or older list. */
+  async revocationList(): Promise<object> {
+    const rows: Array<{
+      author: string;
+      name: string;
+      version: string;
+      bundle_sha256: string;
+      reason: string;
+      log_index: string;
+      created_at: Date;
+    }> = await this.dataSource.query(
+      `SELECT n."slug" AS author, s."name", v."version", v."bundle_sha256", r."reason", r."log_index", r."created_at"
+         FROM "revocations" r JOIN "skill_versions" v ON v."id" = r."skill_version_id"
+         JOIN "skills" s ON s."id" = v."skill_id" JOIN "namespaces" n ON n."id" = s."namespace_id"
+         ORDER BY r."log_index"`,
+    );
+    const now = Date.now();
+    const list = {
+      issuedAt: new Date(now).toISOString(),
+      expiresAt: new Date(now + REVOCATION_LIST_TTL_MS).toISOString(),
+      logSize: await this.log.size(),
+      revoked: rows.map((r) => ({
+        skill: `${r.author}/${r.name}`,
+        version: r.version,
+        bundleSha256: r.bundle_sha256,
+        reason: r.reason,
+        logIndex: Number(r.log_index),
+        revokedAt: new Date(r.created_at).toISOString(),
+      })),
+    };
+    const { keyId, privateKey } = await this.keys.activeKey();
+    return signEnvelope(REVOCATIONS_PAYLOAD_TYPE, Buffer.from(canonicalJson(list), 'utf8'), privateKey, keyId);
+  }
+
+  async setKazmaSecret(principal: Principal, slug: string, secret: string | null): Promise<void> {
+    await this.dataSource.transaction(async (m) => {
+      const namespace = await m.findOneBy(Namespace, { slug });
+      if (!namespace) throw new TrustNotFoundError(`No namespace ${slug}.`);
+      assertCanActOn(principal, namespace);
+      const sealed = secret === null ? null : sealSecret(secret, encryptionKey(this.config));
+      await m.update(Namespace, namespace.id, { kazmaSecretSealed: sealed });
+    });
+  }
+}

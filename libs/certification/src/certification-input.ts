@@ -1,0 +1,44 @@
+/** Everything the certifier needs, gathered by the worker (bundle read, packages probed) beforehand. */
+import type { Problem } from '@skillhub/errors';
+import type { Bundle } from '@skillhub/bundle';
+import type { NormalizedSkill } from '@skillhub/skill-formats';
+// Not the `@skillhub/package-probe` barrel: that one pulls in the HTTP prober, which a pure lib
+// may not depend on; this file holds only the types of a probe's answer (see .dependency-cruiser.js).
+import type { ProbeOutcome, ProbeResult } from '../../package-probe/src/probe-result';
+
+export type { ProbeOutcome, ProbeResult };
+
+export interface PopularName {
+  /** `author/name` of a popular skill, or a package name (`@scope/name`). */
+  ref: string;
+  /** Its owner's namespace. */
+  owner: string;
+}
+
+export interface CertificationInput {
+  bundle: Bundle;
+  /** Null when parsing failed. */
+  skill: NormalizedSkill | null;
+  /** Everything `parseSkill` reported, errors and warnings. */
+  parseProblems: Problem[];
+  namespace: {
+    /** The namespace the version is published under. */
+    slug: string;
+    /** The publisher owns that namespace (C7). */
+    ownerMatches: boolean;
+  };
+  /** Plaintext Kazma secrets to verify a signature with: the namespace's registered one and the hub's own. */
+  kazmaSecrets: string[];
+  /** One per package of `skill.mcpServers[].packages`, in that order. */
+  probes: ProbeResult[];
+  /** For C10 squatting. */
+  popularNames: PopularName[];
+  policyVersion: number;
+  now: Date;
+  certificateLifetimeDays: number;
+  /**
+   * A quarantined `kazma hub submit`: only the manifest is known. Checks that need files are
+   * skipped and the result is never certified.
+   */
+  manifestOnly?: true;
+}

@@ -1,0 +1,23 @@
+export { certify, CHECKS } from './certify';
+export type { CertificationInput, PopularName } from './certification-input';
+export { CERTIFICATION_INVALID_INPUT, InvalidCertificationInputError } from './certification.errors';
+export { CHECK_IDS, type CheckId } from './check-id';
+export { compareFindings, type Finding, type Severity } from './finding';
+export { KAZMA_PENALTIES, SCORE_FOR_BASIC, SCORE_FOR_NO_CRITICAL, SCORE_FOR_STANDARD } from './kazma-score';
+export {
+  BASIC_REQUIREMENTS,
+  KAZMA_SIGNING_REQUIREMENTS,
+  LEVEL_RULE,
+  STANDARD_REQUIREMENTS,
+  decideLevel,
+  decideStatus,
+} from './level-rule';
+export {
+  REQUIREMENT_NAMES,
+  type CertificationReport,
+  type CertificationStatus,
+  type CheckStatus,
+  type ReportedFile,
+  type RequirementName,
+} from './report';
+export { MAX_SCANNED_BYTES } from './scanned-text';

@@ -1,0 +1,27 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { CertificationProcessor } from './certification.processor';
+import { CertifySkillService } from './certify-skill.service';
+import { SigningKeyService } from './signing-key.service';
+import { TransparencyLog } from './transparency-log.service';
+
+/**
+ * Certification: the service that judges a version, the signing key and the
+ * transparency log; with `consume`, also the queue consumer (certifier-worker, and
+ * hub-api on the embedded database, where both must share one process).
+ */
+@Module({})
+export class CertifierModule {
+  static forRoot(options: { consume: boolean }): DynamicModule {
+    return {
+      module: CertifierModule,
+      global: true,
+      providers: [
+        SigningKeyService,
+        TransparencyLog,
+        CertifySkillService,
+        ...(options.consume ? [CertificationProcessor] : []),
+      ],
+      exports: [SigningKeyService, TransparencyLog, CertifySkillService],
+    };
+  }
+}

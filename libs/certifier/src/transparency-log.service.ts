@@ -1,0 +1,103 @@
+/**
+ * The append-only transparency log in PostgreSQL. Appends take one advisory lock, so
+ * concurrent workers never fork the tree; each append stores a signed checkpoint of
+ * the new size and root. Proofs follow RFC 6962 / RFC 9162.
+ */
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
+import { DomainError } from '@skillhub/errors';
+import { LogCheckpoint, LogEntry } from '@skillhub/registry';
+import { consistencyProof, inclusionProof, leafHash, merkleRoot, signCheckpoint } from '@skillhub/signing';
+import { SigningKeyService } from './signing-key.service';
+
+const LOG_APPEND_LOCK = 0x10_6a99;
+
+export class LogRangeError extends DomainError {
+  constructor(message: string, path: string) {
+    super('LOG.INVALID', message, [{ path, message, severity: 'error' }]);
+  }
+}
+
+export interface LogLeaf {
+  kind: LogEntry['kind'];
+  /** The exact text hashed into the leaf. */
+  data: string;
+  summary: object;
+}
+
+@Injectable()
+export class TransparencyLog {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly keys: SigningKeyService,
+    @Inject(HUB_CONFIG) private readonly config: HubConfig,
+  ) {}
+
+  /**
+   * Appends inside the caller's transaction. `build` learns the index first, because a
+   * certificate states its own log index; the lock is held until the caller commits.
+   */
+  async append(m: EntityManager, build: (index: number) => LogLeaf | Promise<LogLeaf>): Promise<number> {
+    await m.query('SELECT pg_advisory_xact_lock($1)', [LOG_APPEND_LOCK]);
+    const [{ size }] = await m.query(`SELECT count(*)::int AS size FROM "log_entries"`);
+    const leaf = await build(size);
+    const hash = leafHash(Buffer.from(leaf.data, 'utf8'));
+    await m.insert(LogEntry, {
+      index: String(size),
+      kind: leaf.kind,
+      leafData: leaf.data,
+      leafHash: hash.toString('hex'),
+      summary: leaf.summary,
+    });
+    const hashes = await this.leafHashes(m, size + 1);
+    const root = merkleRoot(hashes);
+    const { privateKey } = await this.keys.activeKey(m);
+    const note = signCheckpoint(
+      { origin: this.config.HUB_LOG_ORIGIN, treeSize: size + 1, rootHash: root, timestamp: new Date() },
+      privateKey,
+    );
+    await m.insert(LogCheckpoint, { treeSize: String(size + 1), rootHash: root.toString('hex'), note });
+    return size;
+  }
+
+  async checkpoint(): Promise<LogCheckpoint | null> {
+    return this.dataSource.getRepository(LogCheckpoint).findOne({ where: {}, order: { treeSize: 'DESC' } });
+  }
+
+  async entry(index: number): Promise<LogEntry | null> {
+    return this.dataSource.getRepository(LogEntry).findOneBy({ index: String(index) });
+  }
+
+  async inclusion(index: number, treeSize: number): Promise<string[]> {
+    const size = await this.size();
+    if (treeSize < 1 || treeSize > size)
+      throw new LogRangeError(`tree_size must be between 1 and ${size}`, 'tree_size');
+    if (index < 0 || index >= treeSize) throw new LogRangeError(`index must be below tree_size ${treeSize}`, 'index');
+    return inclusionProof(index, await this.leafHashes(this.dataSource.manager, treeSize)).map((h) =>
+      h.toString('hex'),
+    );
+  }
+
+  async consistency(first: number, second: number): Promise<string[]> {
+    const size = await this.size();
+    if (second < 1 || second > size) throw new LogRangeError(`second must be between 1 and ${size}`, 'second');
+    if (first < 1 || first > second) throw new LogRangeError(`first must be between 1 and second (${second})`, 'first');
+    return consistencyProof(first, await this.leafHashes(this.dataSource.manager, second)).map((h) =>
+      h.toString('hex'),
+    );
+  }
+
+  async size(): Promise<number> {
+    const [{ size }] = await this.dataSource.query(`SELECT count(*)::int AS size FROM "log_entries"`);
+    return size;
+  }
+
+  private async leafHashes(m: EntityManager, count: number): Promise<Buffer[]> {
+    const rows: Array<{ leaf_hash: string }> = await m.query(
+      `SELECT "leaf_hash" FROM "log_entries" WHERE "index" < $1 ORDER BY "index"`,
+      [count],
+    );
+    return rows.map((r) => Buffer.from(r.leaf_hash, 'hex'));
+  }
+}
