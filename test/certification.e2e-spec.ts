@@ -8,6 +8,7 @@ import { Queue } from 'bullmq';
 import { stringify } from 'yaml';
 import { writeBundle } from '@skillhub/bundle';
 import { FakeRegistries } from '@skillhub/package-probe/testing';
+import { CertifySkillService } from '@skillhub/certifier';
 import { CERTIFICATION_QUEUE, CERTIFY_JOB } from '@skillhub/queue';
 import {
   kazmaChecksum,
@@ -304,5 +305,61 @@ describe('certification', () => {
       .set('authorization', `Bearer ${stranger}`)
       .send({ reason: 'not mine' })
       .expect(403);
+  });
+
+  it('judges a quarantined Kazma submission with the checks that apply to a manifest alone', async () => {
+    const manifest = {
+      name: uniqueName('submitted'),
+      version: '1.0.0',
+      description: 'A submitted manifest with no code at all.',
+      author: uniqueName('anon'),
+      license: 'MIT',
+    };
+    const submitted = await hub.http.post('/api/v1/skills/submit').send({ manifest }).expect(201);
+    let status: { status: string; level: string; requirements_met: Record<string, boolean>; report: unknown } | null =
+      null;
+    for (let i = 0; i < 200 && !status?.report; i++) {
+      status = (await hub.http.get(`/api/v1/skills/${submitted.body.submission_id}/certification`).expect(200)).body;
+      if (!status?.report) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(status).toMatchObject({ status: 'quarantined', level: 'none' });
+    expect(status!.requirements_met).toMatchObject({
+      manifest_valid: true,
+      license_present: true,
+      namespace_owned: false,
+    });
+  });
+
+  it('the daily re-probe revokes a certified version whose package disappeared', async () => {
+    const name = uniqueName('probed');
+    await publish(
+      kazma(ns, name, {
+        extra: {
+          mcp_servers: [{ name: 'weather', type: 'stdio', command: 'npx', args: ['-y', '@acme/weather-mcp@1.2.3'] }],
+        },
+      }),
+    );
+    const report = await verdict(name);
+    expect(report.status).toBe('certified');
+    expect(report.report.pinnedPackages).toEqual([
+      expect.objectContaining({
+        registry: 'npm',
+        name: '@acme/weather-mcp',
+        version: '1.2.3',
+        integrity: expect.any(String),
+      }),
+    ]);
+
+    registries.npm.script('/@acme%2fweather-mcp/1.2.3', [{ status: 404, json: { error: 'Not found' } }]);
+    registries.npm.script('/@acme%2fweather-mcp', [{ status: 404, json: { error: 'Not found' } }]);
+    const certifier = hub.app.get(CertifySkillService);
+    const result = await certifier.reprobe();
+    expect(result.revoked).toBeGreaterThanOrEqual(1);
+    expect((await verdict(name)).status).toBe('revoked');
+    const list = await hub.http.get('/.well-known/skillhub/revocations.json').expect(200);
+    const payload = JSON.parse(verifyEnvelope(list.body, await trustedKeys()).toString('utf8'));
+    const entry = payload.revoked.find((r: { skill: string }) => r.skill === `${ns}/${name}`);
+    expect(entry.reason).toContain('@acme/weather-mcp@1.2.3');
+    registries.reset();
   });
 });

@@ -12,16 +12,27 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import { type Job, UnrecoverableError, Worker } from 'bullmq';
+import { type Job, Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
-import { CERTIFICATION_QUEUE, CERTIFY_JOB, type CertifyJobPayload, createRedisConnection } from '@skillhub/queue';
+import {
+  CERTIFICATION_QUEUE,
+  CERTIFY_JOB,
+  CERTIFY_SUBMISSION_JOB,
+  REPROBE_JOB,
+  type CertifyJobPayload,
+  type CertifySubmissionJobPayload,
+  createRedisConnection,
+} from '@skillhub/queue';
 import { CertifySkillService } from './certify-skill.service';
+
+const REPROBE_EVERY_MS = 24 * 3600_000;
 
 @Injectable()
 export class CertificationProcessor implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('CertificationProcessor');
   private worker: Worker | null = null;
+  private scheduler: Queue | null = null;
   private connection: Redis | null = null;
 
   constructor(
@@ -37,19 +48,32 @@ export class CertificationProcessor implements OnApplicationBootstrap, BeforeApp
       concurrency: this.config.CERTIFIER_CONCURRENCY,
     });
     this.worker.on('error', (err) => this.logger.warn(`queue connection: ${err.message}`));
+    // One schedule however many workers start: the scheduler id makes the upsert idempotent.
+    this.scheduler = new Queue(CERTIFICATION_QUEUE, { connection: this.connection, prefix: this.config.REDIS_PREFIX });
+    this.scheduler.on('error', () => undefined);
+    void this.scheduler
+      .upsertJobScheduler('reprobe-daily', { every: REPROBE_EVERY_MS }, { name: REPROBE_JOB, data: {} })
+      .catch((err: Error) => this.logger.warn(`could not schedule the daily re-probe: ${err.message}`));
     this.worker.on('failed', (job, err) => this.logger.warn(`job ${job?.id} failed: ${err.message}`));
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     await this.worker?.close();
+    await this.scheduler?.close();
     this.connection?.disconnect();
   }
 
   async process(job: Job): Promise<string> {
-    if (job.name !== CERTIFY_JOB) throw new UnrecoverableError(`unknown job ${job.name}`);
-    const outcome = await this.certifier.certify(job.data as CertifyJobPayload);
-    if (outcome === 'missing')
-      throw new UnrecoverableError(`skill version ${(job.data as CertifyJobPayload).skillVersionId} does not exist`);
+    const outcome =
+      job.name === CERTIFY_JOB
+        ? await this.certifier.certify(job.data as CertifyJobPayload)
+        : job.name === CERTIFY_SUBMISSION_JOB
+          ? await this.certifier.certifySubmission(job.data as CertifySubmissionJobPayload)
+          : job.name === REPROBE_JOB
+            ? JSON.stringify(await this.certifier.reprobe())
+            : null;
+    if (outcome === null) throw new UnrecoverableError(`unknown job ${job.name}`);
+    if (outcome === 'missing') throw new UnrecoverableError(`job ${job.id}: what it names does not exist`);
     return outcome;
   }
 }

@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { CertificationProcessor } from './certification.processor';
 import { CertifySkillService } from './certify-skill.service';
+import { RevocationsService } from './revocations.service';
 import { SigningKeyService } from './signing-key.service';
 import { TransparencyLog } from './transparency-log.service';
 
@@ -18,10 +19,11 @@ export class CertifierModule {
       providers: [
         SigningKeyService,
         TransparencyLog,
+        RevocationsService,
         CertifySkillService,
         ...(options.consume ? [CertificationProcessor] : []),
       ],
-      exports: [SigningKeyService, TransparencyLog, CertifySkillService],
+      exports: [SigningKeyService, TransparencyLog, RevocationsService, CertifySkillService],
     };
   }
 }

@@ -8,15 +8,25 @@
  */
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { readBundle } from '@skillhub/bundle';
+import { readBundle, sha256Hex, type Bundle } from '@skillhub/bundle';
 import { certify, type CertificationReport } from '@skillhub/certification';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
-import { PackageProber } from '@skillhub/package-probe';
-import { addToOutbox, CERTIFICATION_QUEUE, CERTIFY_JOB, type CertifyJobPayload } from '@skillhub/queue';
-import { Blob, Certificate, Certification, Namespace, Skill, SkillVersion } from '@skillhub/registry';
-import { openSecret, signCertificate } from '@skillhub/signing';
-import { parseSkill } from '@skillhub/skill-formats';
+import { PackageProber, type ProbeResult } from '@skillhub/package-probe';
+import {
+  addToOutbox,
+  CERTIFICATION_POLICY_VERSION,
+  CERTIFICATION_QUEUE,
+  CERTIFY_JOB,
+  type CertifyJobPayload,
+  type CertifySubmissionJobPayload,
+} from '@skillhub/queue';
+import { Blob, Certificate, Certification, Namespace, Skill, SkillVersion, Submission } from '@skillhub/registry';
+import { openSecret, signCertificate, type PinnedPackage } from '@skillhub/signing';
+import { parseKazmaManifestObject, parseSkill, type NormalizedSkill, type ParseResult } from '@skillhub/skill-formats';
+import { DomainError } from '@skillhub/errors';
+import { stringify } from 'yaml';
 import { encryptionKey } from './encryption-key';
+import { RevocationsService } from './revocations.service';
 import { SigningKeyService } from './signing-key.service';
 import { TransparencyLog } from './transparency-log.service';
 
@@ -44,6 +54,7 @@ export class CertifySkillService {
     private readonly dataSource: DataSource,
     private readonly keys: SigningKeyService,
     private readonly log: TransparencyLog,
+    private readonly revocations: RevocationsService,
     @Inject(HUB_CONFIG) private readonly config: HubConfig,
   ) {
     this.prober = new PackageProber({
@@ -89,35 +100,141 @@ export class CertifySkillService {
 
   private async judge(subject: Subject): Promise<CertificationReport> {
     const { version, skill, namespace, bytes } = subject;
-    const bundle = readBundle(bytes, {
-      maxCompressedBytes: this.config.BUNDLE_MAX_COMPRESSED_BYTES,
-      maxUncompressedBytes: this.config.BUNDLE_MAX_UNCOMPRESSED_BYTES,
-      maxEntries: this.config.BUNDLE_MAX_ENTRIES,
-      maxCompressionRatio: this.config.BUNDLE_MAX_COMPRESSION_RATIO,
-    });
-    const parsed = parseSkill(bundle.files, {
-      namespace: namespace.slug,
-      version: version.version,
-      folderName: bundle.rootFolder,
-    });
-    const skillRef = `${namespace.slug}/${skill.name}`;
-    const packages = parsed.skill?.mcpServers.flatMap((s) => s.packages) ?? [];
-    const repositoryUrls = [parsed.skill?.repository, parsed.skill?.homepage].filter((u): u is string => !!u);
-    const probes = await Promise.all(
-      packages.map((ref) => this.prober.probe(ref, { skillRef, publisher: namespace.slug, repositoryUrls })),
-    );
+    let bundle: Bundle;
+    let parsed: ParseResult;
+    try {
+      bundle = readBundle(bytes, this.bundleLimits());
+      parsed = parseSkill(bundle.files, {
+        namespace: namespace.slug,
+        version: version.version,
+        folderName: bundle.rootFolder,
+      });
+    } catch (err) {
+      // The stored bytes no longer read (or the limits were lowered since publish): fail closed, with the reason.
+      const message = err instanceof DomainError ? err.message : 'the stored bundle could not be read';
+      bundle = { sha256: version.bundleSha256, size: bytes.length, uncompressedSize: 0, rootFolder: null, files: [] };
+      parsed = { skill: null, problems: [{ path: '', message, severity: 'error' }] };
+    }
     return certify({
       bundle,
       skill: parsed.skill,
       parseProblems: parsed.problems,
       namespace: { slug: namespace.slug, ownerMatches: namespace.ownerId === version.publishedBy },
       kazmaSecrets: this.kazmaSecrets(namespace),
-      probes,
+      probes: await this.probe(parsed.skill, `${namespace.slug}/${skill.name}`, namespace.slug),
       popularNames: await this.popularNames(namespace.ownerId),
       policyVersion: subject.certification.policyVersion,
       now: new Date(),
       certificateLifetimeDays: this.config.CERTIFICATE_LIFETIME_DAYS,
     });
+  }
+
+  /**
+   * A quarantined Kazma submission: the checks that apply to a manifest alone, stored on
+   * the submission (it can never be certified before an owner claims it).
+   */
+  async certifySubmission(job: CertifySubmissionJobPayload): Promise<CertifyOutcome> {
+    const submission = await this.dataSource.getRepository(Submission).findOneBy({ id: job.submissionId });
+    if (!submission) return 'missing';
+    if (submission.status !== 'quarantined' || submission.report) return 'already-judged';
+    const parsed = parseKazmaManifestObject(submission.manifest);
+    const content = Buffer.from(stringify(submission.manifest), 'utf8');
+    const bundle: Bundle = {
+      sha256: sha256Hex(content),
+      size: content.length,
+      uncompressedSize: content.length,
+      rootFolder: submission.name,
+      files: [{ path: 'skill_manifest.yaml', size: content.length, sha256: sha256Hex(content), mode: 0o644, content }],
+    };
+    const report = certify({
+      bundle,
+      skill: parsed.skill,
+      parseProblems: parsed.problems,
+      namespace: { slug: submission.namespaceSlug, ownerMatches: false },
+      kazmaSecrets: [],
+      probes: await this.probe(
+        parsed.skill,
+        `${submission.namespaceSlug}/${submission.name}`,
+        submission.namespaceSlug,
+      ),
+      popularNames: await this.popularNames(null),
+      policyVersion: CERTIFICATION_POLICY_VERSION,
+      now: new Date(),
+      certificateLifetimeDays: this.config.CERTIFICATE_LIFETIME_DAYS,
+      manifestOnly: true,
+    });
+    await this.dataSource
+      .getRepository(Submission)
+      .update({ id: submission.id, status: 'quarantined' }, { report: report as object });
+    return report.status;
+  }
+
+  /**
+   * The daily re-probe: each certified version's pinned packages are asked for again at
+   * their exact versions. One that disappeared, was yanked or now has other bytes
+   * (integrity) revokes the certificate; a registry that does not answer changes nothing.
+   */
+  async reprobe(): Promise<{ checked: number; revoked: number }> {
+    const rows: Array<{
+      version_id: string;
+      skill: string;
+      version: string;
+      bundle_sha256: string;
+      report: { pinnedPackages?: PinnedPackage[] };
+    }> = await this.dataSource.query(
+      `SELECT v."id" AS version_id, n."slug" || '/' || s."name" AS skill, v."version", v."bundle_sha256", c."report"
+         FROM "certifications" c JOIN "skill_versions" v ON v."id" = c."skill_version_id"
+         JOIN "skills" s ON s."id" = v."skill_id" JOIN "namespaces" n ON n."id" = s."namespace_id"
+         WHERE c."status" = 'certified' AND c."policy_version" = $1 AND jsonb_array_length(c."report"->'pinnedPackages') > 0`,
+      [CERTIFICATION_POLICY_VERSION],
+    );
+    let revoked = 0;
+    for (const row of rows) {
+      const pinned = row.report.pinnedPackages ?? [];
+      const probes = await Promise.all(
+        pinned.map((p) =>
+          this.prober.probe({ registry: p.registry, name: p.name, version: p.version, source: 'reprobe' }),
+        ),
+      );
+      const reason = probes
+        .map((probe, i) => {
+          const was = pinned[i]!;
+          if (probe.outcome === 'inconclusive') return null;
+          if (probe.outcome !== 'found')
+            return `${was.name}@${was.version} is now ${probe.outcome.replace(/_/g, ' ')}: ${probe.detail}`;
+          if (was.integrity && probe.integrity !== was.integrity)
+            return `${was.name}@${was.version} changed its bytes (integrity ${was.integrity} → ${probe.integrity})`;
+          return null;
+        })
+        .find((r): r is string => r !== null);
+      if (!reason) continue;
+      await this.dataSource.transaction((m) =>
+        this.revocations.revoke(
+          m,
+          { versionId: row.version_id, skill: row.skill, version: row.version, bundleSha256: row.bundle_sha256 },
+          reason.slice(0, 1000),
+          'certifier',
+        ),
+      );
+      this.logger.warn(`revoked ${row.skill}@${row.version}: ${reason}`);
+      revoked++;
+    }
+    return { checked: rows.length, revoked };
+  }
+
+  private probe(skill: NormalizedSkill | null, skillRef: string, publisher: string): Promise<ProbeResult[]> {
+    const packages = skill?.mcpServers.flatMap((s) => s.packages) ?? [];
+    const repositoryUrls = [skill?.repository, skill?.homepage].filter((u): u is string => !!u);
+    return Promise.all(packages.map((ref) => this.prober.probe(ref, { skillRef, publisher, repositoryUrls })));
+  }
+
+  private bundleLimits() {
+    return {
+      maxCompressedBytes: this.config.BUNDLE_MAX_COMPRESSED_BYTES,
+      maxUncompressedBytes: this.config.BUNDLE_MAX_UNCOMPRESSED_BYTES,
+      maxEntries: this.config.BUNDLE_MAX_ENTRIES,
+      maxCompressionRatio: this.config.BUNDLE_MAX_COMPRESSION_RATIO,
+    };
   }
 
   private kazmaSecrets(namespace: Namespace): string[] {
@@ -127,14 +244,14 @@ export class CertifySkillService {
     return secrets;
   }
 
-  private async popularNames(ownerId: string): Promise<Array<{ ref: string; owner: string }>> {
-    const rows: Array<{ ref: string; owner: string }> = await this.dataSource.query(
+  /** The most downloaded skills of other owners (all owners when `ownerId` is null). */
+  private async popularNames(ownerId: string | null): Promise<Array<{ ref: string; owner: string }>> {
+    return this.dataSource.query(
       `SELECT n."slug" || '/' || s."name" AS ref, n."slug" AS owner
        FROM "skills" s JOIN "namespaces" n ON n."id" = s."namespace_id"
-       WHERE n."owner_id" <> $1 ORDER BY s."downloads" DESC LIMIT ${POPULAR_SKILLS}`,
+       WHERE $1::uuid IS NULL OR n."owner_id" <> $1::uuid ORDER BY s."downloads" DESC LIMIT ${POPULAR_SKILLS}`,
       [ownerId],
     );
-    return rows;
   }
 
   private async record(subject: Subject, report: CertificationReport): Promise<CertifyOutcome> {

@@ -3,6 +3,10 @@
 export const CERTIFICATION_QUEUE = 'certification';
 
 export const CERTIFY_JOB = 'certify';
+/** A quarantined Kazma submission: only the checks that apply to a manifest alone. */
+export const CERTIFY_SUBMISSION_JOB = 'certify-submission';
+/** Daily: probe the packages of certified versions again. */
+export const REPROBE_JOB = 'reprobe';
 
 /** Bumped when the certification rules change, so every version is judged again under the new policy. */
 export const CERTIFICATION_POLICY_VERSION = 1;
@@ -12,8 +16,16 @@ export interface CertifyJobPayload {
   policyVersion: number;
 }
 
+export interface CertifySubmissionJobPayload {
+  submissionId: string;
+}
+
 export interface QueueJobs {
-  [CERTIFICATION_QUEUE]: { [CERTIFY_JOB]: CertifyJobPayload };
+  [CERTIFICATION_QUEUE]: {
+    [CERTIFY_JOB]: CertifyJobPayload;
+    [CERTIFY_SUBMISSION_JOB]: CertifySubmissionJobPayload;
+    [REPROBE_JOB]: Record<string, never>;
+  };
 }
 
 export type QueueName = keyof QueueJobs;

@@ -33,15 +33,16 @@ export class CertificationStatusService {
       return this.forSkill(submission.namespaceSlug, submission.name, submission.version);
     }
     const expired = submission.expiresAt.getTime() <= Date.now();
+    const report = submission.report as { requirementsMet?: Record<string, boolean> } | null;
     return {
       skill_id: ref,
       level: 'none',
       issued_at: null,
       expires_at: null,
-      requirements_met: {},
+      requirements_met: report?.requirementsMet ?? {},
       status: expired ? 'expired' : 'quarantined',
       policy_version: null,
-      report: null,
+      report: submission.report,
     };
   }
 }

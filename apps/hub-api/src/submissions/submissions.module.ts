@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { QueueModule } from '@skillhub/queue';
 import { AuthModule } from '../auth/auth.module';
 import { UploadsModule } from '../common/uploads.module';
 import { SkillsModule } from '../skills/skills.module';
@@ -6,7 +7,7 @@ import { SubmissionsController } from './submissions.controller';
 import { SubmissionsService } from './submissions.service';
 
 @Module({
-  imports: [AuthModule, SkillsModule, UploadsModule],
+  imports: [AuthModule, QueueModule, SkillsModule, UploadsModule],
   controllers: [SubmissionsController],
   providers: [SubmissionsService],
 })

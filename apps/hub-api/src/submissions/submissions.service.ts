@@ -10,6 +10,7 @@ import { DataSource } from 'typeorm';
 import { writeBundle } from '@skillhub/bundle';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
 import { hasErrors, type Problem } from '@skillhub/errors';
+import { addToOutbox, CERTIFICATION_QUEUE, CERTIFY_SUBMISSION_JOB, OutboxRelay } from '@skillhub/queue';
 import { Submission } from '@skillhub/registry';
 import { parseKazmaManifestObject } from '@skillhub/skill-formats';
 import type { Principal } from '../auth/principal';
@@ -34,6 +35,7 @@ export class SubmissionsService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly publisher: SkillPublisher,
+    private readonly relay: OutboxRelay,
     @Inject(HUB_CONFIG) private readonly config: HubConfig,
   ) {}
 
@@ -54,7 +56,7 @@ export class SubmissionsService {
         const retryAfter = Math.max(1, Math.ceil((new Date(recent.oldest).getTime() + HOUR_MS - Date.now()) / 1000));
         throw new SubmitRateLimitedError(retryAfter);
       }
-      return m.save(
+      const saved = await m.save(
         m.create(Submission, {
           namespaceSlug: skill.namespace,
           name: skill.name,
@@ -67,7 +69,10 @@ export class SubmissionsService {
           expiresAt: new Date(Date.now() + this.config.SUBMISSION_TTL_DAYS * DAY_MS),
         }),
       );
+      await addToOutbox(m, CERTIFICATION_QUEUE, CERTIFY_SUBMISSION_JOB, { submissionId: saved.id });
+      return saved;
     });
+    this.relay.nudge();
     return this.view(submission);
   }
 

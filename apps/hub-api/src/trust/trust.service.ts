@@ -5,11 +5,11 @@
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { encryptionKey, SigningKeyService, TransparencyLog } from '@skillhub/certifier';
+import { encryptionKey, RevocationsService, SigningKeyService, TransparencyLog } from '@skillhub/certifier';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
 import { DomainError } from '@skillhub/errors';
 import { CERTIFICATION_POLICY_VERSION } from '@skillhub/queue';
-import { Certificate, Certification, LogCheckpoint, Namespace, Revocation } from '@skillhub/registry';
+import { Certificate, Certification, LogCheckpoint, Namespace } from '@skillhub/registry';
 import { canonicalJson, sealSecret, signEnvelope } from '@skillhub/signing';
 import { assertCanActOn } from '../auth/namespace-access';
 import type { Principal } from '../auth/principal';
@@ -35,18 +35,13 @@ export class TrustNotFoundError extends DomainError {
   }
 }
 
-export class AlreadyRevokedError extends DomainError {
-  constructor(ref: string) {
-    super('CERTIFICATE.CONFLICT', `${ref} is already revoked.`);
-  }
-}
-
 @Injectable()
 export class TrustService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly keys: SigningKeyService,
     private readonly log: TransparencyLog,
+    private readonly revocations: RevocationsService,
     @Inject(HUB_CONFIG) private readonly config: HubConfig,
   ) {}
 
@@ -135,24 +130,13 @@ export class TrustService {
       const namespace = await m.findOneByOrFail(Namespace, { slug: author });
       assertCanActOn(principal, namespace);
       const v = await findVersion(m, author, name, version);
-      if (await m.findOneBy(Revocation, { skillVersionId: v.id }))
-        throw new AlreadyRevokedError(kazmaSkillId(author, name, version));
       const revokedBy = principal.kind === 'admin' ? 'operator' : principal.publisherId;
-      const logIndex = await this.log.append(m, () => ({
-        kind: 'revocation',
-        data: canonicalJson({
-          type: 'revocation',
-          skill: `${author}/${name}`,
-          version,
-          bundleSha256: v.bundleSha256,
-          reason,
-          revokedAt: new Date().toISOString(),
-        }),
-        summary: { skill: `${author}/${name}`, version, reason },
-      }));
-      await m.insert(Revocation, { skillVersionId: v.id, reason, revokedBy, logIndex: String(logIndex) });
-      await m.update(Certification, { skillVersionId: v.id }, { status: 'revoked', level: 'none' });
-      return logIndex;
+      return this.revocations.revoke(
+        m,
+        { versionId: v.id, skill: `${author}/${name}`, version, bundleSha256: v.bundleSha256 },
+        reason,
+        revokedBy,
+      );
     });
     return this.entry(index);
   }

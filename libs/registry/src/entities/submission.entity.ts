@@ -33,6 +33,10 @@ export class Submission {
   @Column({ type: 'jsonb', default: () => "'[]'" })
   problems: Problem[];
 
+  /** The checks that apply to a manifest alone (C1, C7–C10, C12, C13), filled by the certifier. */
+  @Column({ type: 'jsonb', nullable: true })
+  report: JsonDocument | null;
+
   @Column({ name: 'source_url', type: 'varchar', length: 2048, nullable: true })
   sourceUrl: string | null;
 

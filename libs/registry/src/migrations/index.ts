@@ -1,6 +1,6 @@
 /** Every migration, in order. Listed explicitly so the same list works from TypeScript and from dist/. */
 import { Init1795973621262 } from './1795973621262-init';
 import { Discovery1795975321266 } from './1795975321266-discovery';
-import { Certification1795977329898 } from './1795977329898-certification';
+import { Certification1795978098213 } from './1795978098213-certification';
 
-export const MIGRATIONS = [Init1795973621262, Discovery1795975321266, Certification1795977329898];
+export const MIGRATIONS = [Init1795973621262, Discovery1795975321266, Certification1795978098213];

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-export class Certification1795977329898 implements MigrationInterface {
-  name = 'Certification1795977329898';
+export class Certification1795978098213 implements MigrationInterface {
+  name = 'Certification1795978098213';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(
@@ -24,6 +24,7 @@ export class Certification1795977329898 implements MigrationInterface {
       `CREATE TABLE "signing_keys" ("key_id" character(64) NOT NULL, "public_key_pem" text NOT NULL, "private_key_sealed" text NOT NULL, "not_before" TIMESTAMP WITH TIME ZONE NOT NULL, "not_after" TIMESTAMP WITH TIME ZONE, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "PK_e02f744a41c3ffa8340aa850638" PRIMARY KEY ("key_id"))`,
     );
     await queryRunner.query(`ALTER TABLE "namespaces" ADD "kazma_secret_sealed" character varying(512)`);
+    await queryRunner.query(`ALTER TABLE "submissions" ADD "report" jsonb`);
     await queryRunner.query(
       `ALTER TABLE "certificates" ADD CONSTRAINT "FK_5e3ae532bd06c9b107dc64f1a61" FOREIGN KEY ("certification_id") REFERENCES "certifications"("id") ON DELETE RESTRICT ON UPDATE NO ACTION`,
     );
@@ -35,6 +36,7 @@ export class Certification1795977329898 implements MigrationInterface {
   public async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`ALTER TABLE "revocations" DROP CONSTRAINT "FK_212bf2251b873192244024ba9b3"`);
     await queryRunner.query(`ALTER TABLE "certificates" DROP CONSTRAINT "FK_5e3ae532bd06c9b107dc64f1a61"`);
+    await queryRunner.query(`ALTER TABLE "submissions" DROP COLUMN "report"`);
     await queryRunner.query(`ALTER TABLE "namespaces" DROP COLUMN "kazma_secret_sealed"`);
     await queryRunner.query(`DROP TABLE "signing_keys"`);
     await queryRunner.query(`DROP INDEX "public"."revocations_version_key"`);

@@ -1,0 +1,51 @@
+/**
+ * Revoking a version: a log entry first (its index is recorded), then the revocation
+ * row and the certification's status, all in the caller's transaction, so the badge,
+ * the certified list and the signed revocation list change in the same commit.
+ */
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { DomainError } from '@skillhub/errors';
+import { Certification, Revocation } from '@skillhub/registry';
+import { canonicalJson } from '@skillhub/signing';
+import { TransparencyLog } from './transparency-log.service';
+
+export class AlreadyRevokedError extends DomainError {
+  constructor(ref: string) {
+    super('CERTIFICATE.CONFLICT', `${ref} is already revoked.`);
+  }
+}
+
+export interface RevocationSubject {
+  versionId: string;
+  /** `author/name`. */
+  skill: string;
+  version: string;
+  bundleSha256: string;
+}
+
+@Injectable()
+export class RevocationsService {
+  constructor(private readonly log: TransparencyLog) {}
+
+  async revoke(m: EntityManager, subject: RevocationSubject, reason: string, revokedBy: string): Promise<number> {
+    if (await m.findOneBy(Revocation, { skillVersionId: subject.versionId })) {
+      throw new AlreadyRevokedError(`${subject.skill}@${subject.version}`);
+    }
+    const logIndex = await this.log.append(m, () => ({
+      kind: 'revocation',
+      data: canonicalJson({
+        type: 'revocation',
+        skill: subject.skill,
+        version: subject.version,
+        bundleSha256: subject.bundleSha256,
+        reason,
+        revokedAt: new Date().toISOString(),
+      }),
+      summary: { skill: subject.skill, version: subject.version, reason },
+    }));
+    await m.insert(Revocation, { skillVersionId: subject.versionId, reason, revokedBy, logIndex: String(logIndex) });
+    await m.update(Certification, { skillVersionId: subject.versionId }, { status: 'revoked', level: 'none' });
+    return logIndex;
+  }
+}
