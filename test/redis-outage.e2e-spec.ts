@@ -3,63 +3,12 @@
  * the job reaches BullMQ once Redis is back. Uses a redis-server of its own on a
  * spare port; the machine's shared Redis is never stopped.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import type { ChildProcess } from 'node:child_process';
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import { CERTIFICATION_QUEUE } from '@skillhub/queue';
 import { kazmaBundle, uniqueName } from '@skillhub/testing';
+import { sparePort, startRedis, stopRedis, waitFor } from './support/private-redis';
 import { startTestHub, type TestHub } from './support/test-hub';
-
-const sparePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-
-async function startRedis(port: number): Promise<ChildProcess> {
-  const proc = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    {
-      stdio: 'ignore',
-    },
-  );
-  const probe = new Redis({
-    port,
-    host: '127.0.0.1',
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  probe.on('error', () => undefined);
-  for (let i = 0; i < 50; i++) {
-    try {
-      await probe.connect();
-      await probe.ping();
-      probe.disconnect();
-      return proc;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  proc.kill();
-  throw new Error('private redis-server did not start');
-}
-
-const waitFor = async <T>(fn: () => Promise<T | null | undefined>, ms: number): Promise<T> => {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
 
 describe('publishing while Redis is down', () => {
   let hub: TestHub;
@@ -72,7 +21,7 @@ describe('publishing while Redis is down', () => {
   });
   afterAll(async () => {
     await hub.close();
-    redis?.kill();
+    await stopRedis(redis);
   });
 
   it('succeeds, reports Redis down in readiness, and delivers the job when Redis returns', async () => {
@@ -100,18 +49,26 @@ describe('publishing while Redis is down', () => {
       prefix: hub.config.REDIS_PREFIX,
     });
     try {
-      const jobs = await waitFor(async () => {
-        const waiting = await queue.getJobs(['waiting', 'prioritized', 'delayed', 'active']);
-        return waiting.length ? waiting : null;
-      }, 15_000);
+      const jobs = await waitFor(
+        async () => {
+          const waiting = await queue.getJobs(['waiting', 'prioritized', 'delayed', 'active']);
+          return waiting.length ? waiting : null;
+        },
+        15_000,
+        'the job',
+      );
       expect(jobs).toHaveLength(1);
       expect(jobs[0]!.name).toBe('certify');
       const [versionId] = await hub.dataSource.query('SELECT id FROM skill_versions');
       expect(jobs[0]!.data).toEqual({ skillVersionId: versionId.id, policyVersion: 1 });
-      const pending = await waitFor(async () => {
-        const r = await hub.http.get('/api/v1/health/ready');
-        return r.body.outbox_pending === 0 && r.body.redis.status === 'up' ? r.body : null;
-      }, 10_000);
+      const pending = await waitFor(
+        async () => {
+          const r = await hub.http.get('/api/v1/health/ready');
+          return r.body.outbox_pending === 0 && r.body.redis.status === 'up' ? r.body : null;
+        },
+        10_000,
+        'an empty outbox',
+      );
       expect(pending.status).toBe('ready');
     } finally {
       await queue.close();

@@ -27,7 +27,7 @@ import { decideLevel, decideStatus } from './level-rule';
 import { REQUIREMENT_NAMES, type CertificationReport, type CheckStatus, type RequirementName } from './report';
 
 /** In the order of security.md. */
-export const CHECKS: readonly Check[] = [
+const CHECKS: readonly Check[] = [
   manifestCheck,
   pathsCheck,
   checksumCheck,

@@ -1,17 +1,10 @@
-export { certify, CHECKS } from './certify';
+export { certify } from './certify';
 export type { CertificationInput, PopularName } from './certification-input';
 export { CERTIFICATION_INVALID_INPUT, InvalidCertificationInputError } from './certification.errors';
 export { CHECK_IDS, type CheckId } from './check-id';
-export { compareFindings, type Finding, type Severity } from './finding';
+export type { Finding, Severity } from './finding';
 export { KAZMA_PENALTIES, SCORE_FOR_BASIC, SCORE_FOR_NO_CRITICAL, SCORE_FOR_STANDARD } from './kazma-score';
-export {
-  BASIC_REQUIREMENTS,
-  KAZMA_SIGNING_REQUIREMENTS,
-  LEVEL_RULE,
-  STANDARD_REQUIREMENTS,
-  decideLevel,
-  decideStatus,
-} from './level-rule';
+export { BASIC_REQUIREMENTS, KAZMA_SIGNING_REQUIREMENTS, LEVEL_RULE, STANDARD_REQUIREMENTS } from './level-rule';
 export {
   REQUIREMENT_NAMES,
   type CertificationReport,

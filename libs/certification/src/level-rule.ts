@@ -19,10 +19,10 @@
  * score of at least 90; and no finding of medium severity or above.
  *
  * Requirements. One whose check was skipped or could not complete is unmet.
- * - entry_point_exists: a Kazma skill's entry_point names a file of the bundle (without one it
- *   cannot be checksummed, signed or loaded, so it never reaches basic). SwarmKit skills and
- *   Agent Skills have no entry point: the manifest an agent loads stands in for it, so the
- *   requirement holds when that file is in the bundle.
+ * - entry_point_exists: a Kazma skill's declared entry_point names a file of the bundle; one
+ *   that declares none meets it, as in Kazma, but is unsigned (nothing to checksum), so it
+ *   reaches basic at most. SwarmKit skills and Agent Skills have no entry point: the manifest an
+ *   agent loads stands in for it, so the requirement holds when that file is in the bundle.
  * - checksum_valid, signature_valid: Kazma v1 signing; the checksum matches the entry point (C3)
  *   and the HMAC verifies with the namespace's registered secret or the hub's (C4). SwarmKit and
  *   Agent Skills have no such fields, so both are reported unmet, and standard does not ask them
@@ -59,10 +59,10 @@ no_review_findings met; for Kazma skills also checksum_valid and signature_valid
 score of at least 90; and no finding of medium severity or above.
 
 Requirements. One whose check was skipped or could not complete is unmet.
-- entry_point_exists: a Kazma skill's entry_point names a file of the bundle (without one it
-  cannot be checksummed, signed or loaded, so it never reaches basic). SwarmKit skills and
-  Agent Skills have no entry point: the manifest an agent loads stands in for it, so the
-  requirement holds when that file is in the bundle.
+- entry_point_exists: a Kazma skill's declared entry_point names a file of the bundle; one
+  that declares none meets it, as in Kazma, but is unsigned (nothing to checksum), so it
+  reaches basic at most. SwarmKit skills and Agent Skills have no entry point: the manifest an
+  agent loads stands in for it, so the requirement holds when that file is in the bundle.
 - checksum_valid, signature_valid: Kazma v1 signing; the checksum matches the entry point (C3)
   and the HMAC verifies with the namespace's registered secret or the hub's (C4). SwarmKit and
   Agent Skills have no such fields, so both are reported unmet, and standard does not ask them

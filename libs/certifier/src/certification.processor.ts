@@ -46,6 +46,8 @@ export class CertificationProcessor implements OnApplicationBootstrap, BeforeApp
       connection: this.connection,
       prefix: this.config.REDIS_PREFIX,
       concurrency: this.config.CERTIFIER_CONCURRENCY,
+      lockDuration: this.config.CERTIFIER_LOCK_MS,
+      stalledInterval: this.config.CERTIFIER_LOCK_MS,
     });
     this.worker.on('error', (err) => this.logger.warn(`queue connection: ${err.message}`));
     // One schedule however many workers start: the scheduler id makes the upsert idempotent.

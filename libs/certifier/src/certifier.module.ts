@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { CertificationProcessor } from './certification.processor';
 import { CertifySkillService } from './certify-skill.service';
+import { PendingSweeper } from './pending-sweeper.service';
 import { RevocationsService } from './revocations.service';
 import { SigningKeyService } from './signing-key.service';
 import { TransparencyLog } from './transparency-log.service';
@@ -21,6 +22,7 @@ export class CertifierModule {
         TransparencyLog,
         RevocationsService,
         CertifySkillService,
+        PendingSweeper,
         ...(options.consume ? [CertificationProcessor] : []),
       ],
       exports: [SigningKeyService, TransparencyLog, RevocationsService, CertifySkillService],

@@ -75,6 +75,13 @@ export const envSchema = z.object({
   /** How often gathered download counts are written. */
   DOWNLOAD_FLUSH_MS: positiveInt.default(5000),
   CERTIFIER_CONCURRENCY: positiveInt.default(2),
+  /** A job whose worker stops renewing its lock this long (killed, hung) goes to another worker. */
+  CERTIFIER_LOCK_MS: positiveInt.default(30_000),
+  /**
+   * A certification still pending this long is queued again (its job may have been lost with
+   * a Redis that keeps nothing on disk); judging is idempotent, so a duplicate costs only time.
+   */
+  PENDING_REQUEUE_MS: positiveInt.default(600_000),
 });
 
 export type HubConfig = z.infer<typeof envSchema>;

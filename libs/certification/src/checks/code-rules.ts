@@ -151,7 +151,7 @@ export const CODE_RULES: readonly CodeRule[] = [
     code: 'secret-literal',
     severity: 'high',
     pattern:
-      /\b[\w-]{0,40}?(?:password|passwd|secret|token|api_?key|access_?key|private_?key)['"]?\s{0,10}[:=]\s{0,10}(['"])([^'"\s]{16,256})\1/i,
+      /\b[\w-]{0,40}?(?:password|passwd|secret|secret_?key|token|api_?key|access_?key|private_?key)['"]?\s{0,10}[:=]\s{0,10}(['"])([^'"\s]{16,256})\1/i,
     message: 'Assigns a long literal to a password, secret, token or API key.',
     fixHint: NO_SECRET,
     // An all-caps name (`YOUR_API_KEY_HERE`) or a template is where a secret goes, not a secret.
@@ -194,13 +194,24 @@ export const BASE64_EXEC_RULE: CodeRule = {
   fixHint: 'Ship the code as readable source.',
 };
 
-/** What Kazma's check-certification counts: any occurrence of the text, in code or not (so `model.eval(` too). */
-export const KAZMA_PATTERNS: readonly { text: string; points: number; code: string }[] = [
-  { text: 'eval(', points: KAZMA_PENALTIES.eval, code: 'score-eval' },
-  { text: 'exec(', points: KAZMA_PENALTIES.exec, code: 'score-exec' },
-  { text: '__import__', points: KAZMA_PENALTIES.dunderImport, code: 'score-dunder-import' },
-  { text: 'os.system(', points: KAZMA_PENALTIES.osSystem, code: 'score-os-system' },
+/**
+ * What Kazma's readiness score counts, once per Python file (Kazma skills are Python), wherever
+ * the text is: in comments and in method names such as `model.eval(` too, as its validator's
+ * lookaround patterns do.
+ */
+export const KAZMA_PATTERNS: readonly { text: string; pattern: RegExp; points: number; code: string }[] = [
+  { text: 'eval(', pattern: /(?<!\w)eval\s*\(/, points: KAZMA_PENALTIES.eval, code: 'score-eval' },
+  { text: 'exec(', pattern: /(?<!\w)exec\s*\(/, points: KAZMA_PENALTIES.exec, code: 'score-exec' },
+  {
+    text: '__import__',
+    pattern: /(?<!\w)__import__(?!\w)/,
+    points: KAZMA_PENALTIES.dunderImport,
+    code: 'score-dunder-import',
+  },
+  { text: 'os.system(', pattern: /(?<!\w)os\.system\s*\(/, points: KAZMA_PENALTIES.osSystem, code: 'score-os-system' },
 ];
+
+export const isPythonFile = (extension: string): boolean => extension === '.py' || extension === '.pyw';
 
 const CODE_EXTENSIONS = new Set(
   '.py .pyw .js .mjs .cjs .jsx .ts .mts .cts .tsx .sh .bash .zsh .ksh .fish .rb .ps1 .psm1 .pl .pm .php .lua .bat .cmd'.split(

@@ -17,6 +17,7 @@ import {
   CODE_SINK,
   isCodeFile,
   isConfigFile,
+  isPythonFile,
   KAZMA_PATTERNS,
   type CodeRule,
 } from './code-rules';
@@ -55,8 +56,11 @@ export const codeScanCheck: Check = {
     );
     const scans = bundle.files.flatMap((file): FileScan[] => {
       const extension = extensionOf(file.path);
-      if (isCodeFile(extension, file.content)) return [scanFile(file, codeRules, true)];
-      return isConfigFile(extension, file.path) ? [scanFile(file, SECRET_RULES, false)] : [];
+      if (isCodeFile(extension, file.content)) {
+        return [scanFile(file, codeRules, { code: true, python: isPythonFile(extension) })];
+      }
+      if (isConfigFile(extension, file.path)) return [scanFile(file, SECRET_RULES, { code: false, python: false })];
+      return [];
     });
     return {
       findings: scans.flatMap((scan) => scan.findings),
@@ -65,7 +69,8 @@ export const codeScanCheck: Check = {
   },
 };
 
-function scanFile(file: BundleFile, rules: readonly CodeRule[], isCode: boolean): FileScan {
+/** `code`: follow base64 into eval/exec; `python`: count Kazma's score patterns. */
+function scanFile(file: BundleFile, rules: readonly CodeRule[], kind: { code: boolean; python: boolean }): FileScan {
   const { text, truncated } = scannedText(file);
   const hits = new Map<CodeRule, number[]>();
   const hit = (rule: CodeRule, line: number): void => {
@@ -77,12 +82,12 @@ function scanFile(file: BundleFile, rules: readonly CodeRule[], isCode: boolean)
   text.split('\n').forEach((line, index) => {
     const parts = pieces(line);
     for (const rule of rules) if (parts.some((part) => matches(rule, part))) hit(rule, index + 1);
-    if (isCode && base64.runsDecoded(line, parts)) hit(BASE64_EXEC_RULE, index + 1);
+    if (kind.code && base64.runsDecoded(line, parts)) hit(BASE64_EXEC_RULE, index + 1);
   });
 
   const findings = [...hits].flatMap(([rule, lines]) => ruleFindings(file, rule, lines));
   if (truncated) findings.push(notFullyScanned(file));
-  const deductions = isCode ? kazmaDeductions(file, text) : [];
+  const deductions = kind.python ? kazmaDeductions(file, text) : [];
   const secretLines = [...hits].filter(([rule]) => rule.secret).flatMap(([, lines]) => lines);
   if (secretLines.length > 0) deductions.push(secretDeduction(file, Math.min(...secretLines)));
   return { findings, deductions };
@@ -157,16 +162,16 @@ function notFullyScanned(file: BundleFile): Finding {
 }
 
 function kazmaDeductions(file: BundleFile, text: string): ScoreDeduction[] {
-  return KAZMA_PATTERNS.flatMap(({ text: pattern, points, code }) => {
-    const at = text.indexOf(pattern);
-    if (at === -1) return [];
+  return KAZMA_PATTERNS.flatMap(({ text: pattern, pattern: regex, points, code }) => {
+    const match = regex.exec(text);
+    if (!match) return [];
     const finding = newFinding({
       check: 'C11',
       code,
       severity: 'info',
       file: file.path,
-      line: lineAtIndex(text, at),
-      message: `Kazma's score −${points}: the file contains \`${pattern}\` (Kazma counts the text once per file, in comments and method names such as model.eval( too).`,
+      line: lineAtIndex(text, match.index),
+      message: `Kazma's score −${points}: the file contains \`${pattern}\` (Kazma counts it once per Python file, in comments and in method names such as model.eval( too).`,
       fixHint: `Remove \`${pattern}\` from the file if the score matters.`,
     });
     return [{ points, finding }];

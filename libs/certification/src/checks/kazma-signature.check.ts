@@ -11,7 +11,6 @@ import { newFinding, type Finding, type FindingSpec } from '../finding';
 import { findFile, lineOfFirstMatch } from '../scanned-text';
 
 interface Verified {
-  skill: NormalizedSkill;
   entry: BundleFile;
   verification: KazmaVerification;
 }
@@ -29,9 +28,12 @@ export const checksumCheck: Check = {
   decides: ['checksum_valid'],
   appliesToManifestOnly: false,
   run(input) {
-    const verified = verify(input);
+    const skill = kazmaSkill(input);
+    if (isSkip(skill)) return skill;
+    if (skill.entryPoint === null) return withoutEntryPoint(skill);
+    const verified = verify(input, skill, skill.entryPoint);
     if (isSkip(verified)) return verified;
-    const { skill, entry, verification } = verified;
+    const { entry, verification } = verified;
     const outcome = (findings: Finding[]): CheckOutcome => ({
       findings,
       requirements: { checksum_valid: findings.length === 0 },
@@ -127,9 +129,14 @@ export const hmacCheck: Check = {
   decides: ['signature_valid'],
   appliesToManifestOnly: false,
   run(input) {
-    const verified = verify(input);
+    const skill = kazmaSkill(input);
+    if (isSkip(skill)) return skill;
+    if (skill.entryPoint === null) {
+      return skip('the manifest declares no entry point, so there is no signature to verify (see C3)', 'See C3.');
+    }
+    const verified = verify(input, skill, skill.entryPoint);
     if (isSkip(verified)) return verified;
-    const { skill, verification } = verified;
+    const { verification } = verified;
     switch (verification.status) {
       case 'tampered':
         return skip(
@@ -153,19 +160,20 @@ export const hmacCheck: Check = {
   },
 };
 
-function verify(input: CertificationInput): Verified | Skip {
+/** The skill when it is a Kazma one, the only format with v1 signing. */
+function kazmaSkill(input: CertificationInput): NormalizedSkill | Skip {
   const skill = parsedSkill(input);
-  if (isSkip(skill)) return skill;
-  if (skill.format !== 'kazma') {
-    return skip(
-      `${FORMAT_LABELS[skill.format]} carry no Kazma checksum or signature; their files are pinned by SHA-256 (C5) in the hub certificate`,
-      'Nothing to do: this format is certified without a publisher signature.',
-    );
-  }
-  const entry = skill.entryPoint === null ? undefined : findFile(input.bundle, skill.entryPoint);
+  if (isSkip(skill) || skill.format === 'kazma') return skill;
+  return skip(
+    `${FORMAT_LABELS[skill.format]} carry no Kazma checksum or signature; their files are pinned by SHA-256 (C5) in the hub certificate`,
+    'Nothing to do: this format is certified without a publisher signature.',
+  );
+}
+
+function verify(input: CertificationInput, skill: NormalizedSkill, entryPoint: string): Verified | Skip {
+  const entry = findFile(input.bundle, entryPoint);
   if (!entry) return skip('there is no entry-point file to checksum (see C2)', 'Fix the C2 finding first.');
   return {
-    skill,
     entry,
     verification: verifyKazmaSignature({
       entryPointBytes: entry.content,
@@ -174,6 +182,29 @@ function verify(input: CertificationInput): Verified | Skip {
       secrets: input.kazmaSecrets,
     }),
   };
+}
+
+/**
+ * Kazma lets a skill declare no entry point (its check-certification counts that as met). Such a
+ * skill has nothing to checksum, so it is unsigned, and a checksum or signature it carries
+ * cannot have been made over anything.
+ */
+function withoutEntryPoint(skill: NormalizedSkill): CheckOutcome {
+  const claimsSignature =
+    signatureField(skill, 'checksum') !== undefined || signatureField(skill, 'signature') !== undefined;
+  const finding = newFinding({
+    check: 'C3',
+    code: claimsSignature ? 'no-entry-point' : 'unsigned',
+    severity: claimsSignature ? 'high' : 'medium',
+    file: skill.manifestPath,
+    message: claimsSignature
+      ? 'The manifest carries a checksum or signature but declares no entry point, so neither can be verified.'
+      : 'The manifest declares no entry point, so nothing is checksummed: the skill is unsigned.',
+    fixHint: claimsSignature
+      ? 'Declare the entry_point that `kazma hub sign` checksummed, or remove checksum and signature.'
+      : 'Declare entry_point and sign the skill with `kazma hub sign` to reach standard.',
+  });
+  return { findings: [finding], requirements: { checksum_valid: false } };
 }
 
 /**

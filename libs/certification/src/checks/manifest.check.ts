@@ -10,7 +10,7 @@ import { newFinding, type Finding } from '../finding';
 import { KAZMA_PENALTIES, type ScoreDeduction } from '../kazma-score';
 
 /** Kazma's description_complete. */
-export const MIN_DESCRIPTION_LENGTH = 20;
+const MIN_DESCRIPTION_LENGTH = 20;
 
 /** The parser's words for a permission Kazma does not know (skill-formats' kazma-manifest.parser.ts). */
 const UNKNOWN_PERMISSION = 'Unknown permission';

@@ -3,8 +3,8 @@
 /** Longer names are cut before comparing: the cost is quadratic, and no skill name is this long. */
 const MAX_COMPARED_LENGTH = 128;
 /** Below this length two edits turn almost any name into another (`git` → `gh`), so only confusable spellings count. */
-export const MIN_LENGTH_FOR_DISTANCE = 5;
-export const MAX_DISTANCE = 2;
+const MIN_LENGTH_FOR_DISTANCE = 5;
+const MAX_DISTANCE = 2;
 
 export type Likeness = { kind: 'same' } | { kind: 'confusable' } | { kind: 'near'; distance: number };
 

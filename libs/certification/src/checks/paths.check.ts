@@ -95,9 +95,9 @@ function collision(path: string, other: string): Finding {
 }
 
 /**
- * Kazma: the entry point must be a safe relative path of a file in the bundle; a Kazma skill
- * without one cannot be checksummed, signed or scanned as Kazma loads it. Other formats have no
- * entry point: the manifest an agent loads plays its part.
+ * Kazma: a declared entry point must be a safe relative path of a file in the bundle; none
+ * declared is met, as in Kazma's check-certification (C3 then reports the skill unsigned). Other
+ * formats have no entry point: the manifest an agent loads plays its part.
  */
 function entryPointFindings(skill: NormalizedSkill, bundle: Bundle): Finding[] {
   const has = (path: string): boolean => bundle.files.some((file) => file.path === path);
@@ -113,9 +113,7 @@ function entryPointFindings(skill: NormalizedSkill, bundle: Bundle): Finding[] {
     ];
   }
   const entryPoint = skill.entryPoint;
-  if (entryPoint === null) {
-    return [entryFinding('no-entry-point', skill.manifestPath, 'The Kazma manifest declares no entry_point.')];
-  }
+  if (entryPoint === null) return [];
   const violations = pathViolations(entryPoint);
   if (violations.length > 0) {
     const message = `The entry point '${displayPath(entryPoint)}' is unsafe: ${violations.join('; ')}.`;

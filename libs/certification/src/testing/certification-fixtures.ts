@@ -61,12 +61,12 @@ export function handmadeBundle(files: Files): Bundle {
   return { sha256: sha256Hex('handmade'), size, uncompressedSize: size, rootFolder: null, files: bundleFiles };
 }
 
-/** 1-based number of the first line of `text` that starts with `start`. */
-export function lineIn(text: string | Buffer, start: string): number {
+/** 1-based number of the first line of `text` that contains `needle`. */
+export function lineIn(text: string | Buffer, needle: string): number {
   const index = String(text)
     .split('\n')
-    .findIndex((line) => line.startsWith(start));
-  if (index === -1) throw new Error(`no line starts with ${JSON.stringify(start)}`);
+    .findIndex((line) => line.includes(needle));
+  if (index === -1) throw new Error(`no line contains ${JSON.stringify(needle)}`);
   return index + 1;
 }
 

@@ -1,0 +1,102 @@
+import { certify } from '../certify';
+import {
+  AGENT_SKILL_FOLDER,
+  agentSkillFiles,
+  certificationInput,
+  certifyFiles,
+  findingsOf,
+  kazmaFiles,
+  kazmaManifest,
+  kazmaProbes,
+  lineIn,
+  placeOf,
+  probe,
+  SWARMKIT_PACKAGE,
+  swarmkitFiles,
+} from '../testing/certification-fixtures';
+
+const MANIFEST = 'skill_manifest.yaml';
+
+describe('C1 manifest', () => {
+  it('fails a parse error, pointing at the file and line the parser names, and costs Kazma 30 points', () => {
+    const manifest = { version: 'v1.0' };
+    const report = certifyFiles(kazmaFiles({ manifest }), { probes: kazmaProbes() });
+
+    expect(findingsOf(report, 'C1.manifest-error').map(placeOf)).toEqual([
+      {
+        rule: 'C1.manifest-error',
+        severity: 'high',
+        file: MANIFEST,
+        line: lineIn(kazmaManifest(manifest), 'version:'),
+      },
+    ]);
+    expect(findingsOf(report, 'C1.score-invalid-manifest')[0]?.message).toContain('−30');
+    expect([report.status, report.score, report.requirementsMet.manifest_valid]).toEqual(['failed', 70, false]);
+  });
+
+  it('points a problem of the publish request at no file', () => {
+    const report = certifyFiles(agentSkillFiles(), { rootFolder: AGENT_SKILL_FOLDER, version: 'v2' });
+
+    expect(findingsOf(report, 'C1.manifest-error').map(placeOf)).toEqual([
+      { rule: 'C1.manifest-error', severity: 'high', file: null, line: null },
+    ]);
+  });
+
+  it('reports a parser warning as advisory, without touching the level', () => {
+    const manifest = { colour: 'blue' };
+    const report = certifyFiles(kazmaFiles({ manifest }), { probes: kazmaProbes() });
+
+    expect(findingsOf(report, 'C1.manifest-warning').map(placeOf)).toEqual([
+      {
+        rule: 'C1.manifest-warning',
+        severity: 'low',
+        file: MANIFEST,
+        line: lineIn(kazmaManifest(manifest), 'colour:'),
+      },
+    ]);
+    expect([report.checks.C1, report.level]).toEqual(['warn', 'basic']);
+  });
+
+  it("takes Kazma's 5 points off per unknown permission, and fails below a score of 80", () => {
+    const permissions = ['network_outbound', 'teleport', 'telepathy', 'time_travel', 'x_ray', 'levitate'];
+    const report = certifyFiles(kazmaFiles({ manifest: { permissions } }), { probes: kazmaProbes() });
+
+    expect(findingsOf(report, 'C1.score-unknown-permission')).toHaveLength(5);
+    expect(findingsOf(report, 'C1.score-unknown-permission')[0]).toMatchObject({ severity: 'info', file: MANIFEST });
+    expect(findingsOf(report, 'C11.kazma-score-below-basic').map(placeOf)).toEqual([
+      { rule: 'C11.kazma-score-below-basic', severity: 'high', file: null, line: null },
+    ]);
+    expect([report.score, report.status, report.requirementsMet.security_lint_pass]).toEqual([75, 'failed', false]);
+  });
+
+  it('fails a skill that names no license, in the manifest or as a LICENSE file', () => {
+    const report = certifyFiles(swarmkitFiles({ license: false }), { probes: [probe(SWARMKIT_PACKAGE)] });
+
+    expect(findingsOf(report, 'C1.license-missing').map(placeOf)).toEqual([
+      { rule: 'C1.license-missing', severity: 'high', file: 'skill.yaml', line: null },
+    ]);
+    expect([report.status, report.requirementsMet.license_present]).toEqual(['failed', false]);
+  });
+
+  it("holds a description under 20 characters back from standard (Kazma's description_complete)", () => {
+    const input = certificationInput(kazmaFiles({ manifest: { description: 'Gets the weather.' } }), {
+      probes: kazmaProbes(),
+    });
+    const report = certify(input);
+
+    expect(findingsOf(report, 'C1.description-incomplete').map(placeOf)).toEqual([
+      { rule: 'C1.description-incomplete', severity: 'medium', file: MANIFEST, line: null },
+    ]);
+    expect([report.level, report.requirementsMet.description_complete]).toEqual(['basic', false]);
+  });
+
+  it('records the digest of the manifest without its signature fields', () => {
+    const plain = certifyFiles(kazmaFiles(), { probes: kazmaProbes() });
+    const withChecksum = certifyFiles(kazmaFiles({ manifest: { checksum: 'f'.repeat(64) } }), {
+      probes: kazmaProbes(),
+    });
+
+    expect(plain.manifestSha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(withChecksum.manifestSha256).toBe(plain.manifestSha256);
+  });
+});
