@@ -20,6 +20,7 @@ import {
   verifyEnvelope,
   verifyInclusion,
   leafHash,
+  verifyBundleCertificate,
 } from '@skillhub/signing';
 import { agentSkillBundle, swarmkitSkill, testRedisUrl, uniqueName } from '@skillhub/testing';
 import { startTestHub, type TestHub } from './support/test-hub';
@@ -31,7 +32,7 @@ const CODE = 'class WeatherSkill:\n    def get_weather(self, city):\n        ret
 function kazma(
   author: string,
   name: string,
-  o: { code?: string; signWith?: Buffer; extra?: Record<string, unknown> } = {},
+  o: { code?: string; signWith?: Buffer; secret?: string; extra?: Record<string, unknown> } = {},
 ) {
   const code = Buffer.from(o.code ?? CODE);
   const checksum = kazmaChecksum(o.signWith ?? code);
@@ -47,7 +48,7 @@ function kazma(
     entry_point: 'weather_skill:WeatherSkill',
     tools: { get_weather: { description: 'Current weather for a city' } },
     checksum,
-    signature: kazmaSignature(checksum, KAZMA_SECRET),
+    signature: kazmaSignature(checksum, o.secret ?? KAZMA_SECRET),
     ...o.extra,
   };
   return writeBundle(
@@ -361,5 +362,58 @@ describe('certification', () => {
     const entry = payload.revoked.find((r: { skill: string }) => r.skill === `${ns}/${name}`);
     expect(entry.reason).toContain('@acme/weather-mcp@1.2.3');
     registries.reset();
+  });
+
+  it("verifies signatures made with the namespace's registered Kazma secret, and refuses a wrong one", async () => {
+    const secret = 'the-namespace-own-kazma-secret';
+    await hub.http
+      .put(`/api/v1/namespaces/${ns}/kazma-secret`)
+      .set('authorization', `Bearer ${token}`)
+      .send({ secret })
+      .expect(204);
+    const sealed = await hub.dataSource.query(`SELECT kazma_secret_sealed FROM namespaces WHERE slug = $1`, [ns]);
+    expect(sealed[0].kazma_secret_sealed).toMatch(/^v1\./);
+    expect(sealed[0].kazma_secret_sealed).not.toContain(secret);
+
+    const good = uniqueName('ownsecret');
+    await publish(kazma(ns, good, { secret }));
+    const ok = await verdict(good);
+    expect(ok.status).toBe('certified');
+    expect(ok.requirements_met.signature_valid).toBe(true);
+
+    const bad = uniqueName('wrongsecret');
+    await publish(kazma(ns, bad, { secret: 'a-secret-nobody-registered' }));
+    const refused = await verdict(bad);
+    expect(refused.status).toBe('failed');
+    expect(refused.requirements_met.signature_valid).toBe(false);
+    expect(refused.report.findings.some((f: { check: string }) => f.check === 'C4')).toBe(true);
+  });
+
+  it('rotating the signing key keeps earlier certificates verifiable offline against their bundles', async () => {
+    const before = uniqueName('beforerotation');
+    const bytes = kazma(ns, before);
+    await publish(bytes);
+    expect((await verdict(before)).status).toBe('certified');
+    const oldCert = (await hub.http.get(`/api/v1/skills/${ns}/${before}/versions/1.0.0/certificate`).expect(200)).body;
+
+    const rotated = await hub.http
+      .post('/api/v1/admin/signing-keys/rotate')
+      .set('authorization', `Bearer ${hub.adminToken}`);
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.keys.filter((k: { not_after: string | null }) => k.not_after === null)).toHaveLength(1);
+    await hub.http.post('/api/v1/admin/signing-keys/rotate').set('authorization', `Bearer ${token}`).expect(403);
+
+    const after = uniqueName('afterrotation');
+    await publish(kazma(ns, after));
+    expect((await verdict(after)).status).toBe('certified');
+    const newCert = (await hub.http.get(`/api/v1/skills/${ns}/${after}/versions/1.0.0/certificate`).expect(200)).body;
+    expect(newCert.key_id).not.toBe(oldCert.key_id);
+
+    const keys = await trustedKeys();
+    const statement = verifyBundleCertificate({ envelope: oldCert.envelope, keys, bundle: bytes });
+    expect(statement.skill).toBe(`${ns}/${before}`);
+    expect(() =>
+      verifyBundleCertificate({ envelope: oldCert.envelope, keys, bundle: kazma(ns, before, { code: 'x = 1\n' }) }),
+    ).toThrow(expect.objectContaining({ code: 'SIGNING.BUNDLE_MISMATCH' }));
   });
 });

@@ -33,7 +33,13 @@ function fakeNpm() {
       const [, name, version] = decodeURIComponent(req.url ?? '').match(/^\/(.+)\/([^/]+)$/) ?? [];
       res.setHeader('content-type', 'application/json');
       if (!name) return res.writeHead(404).end('{}');
-      res.end(JSON.stringify({ name, version, dist: { integrity: `sha512-${Buffer.from(name + version).toString('base64')}` } }));
+      res.end(
+        JSON.stringify({
+          name,
+          version,
+          dist: { integrity: `sha512-${Buffer.from(name + version).toString('base64')}` },
+        }),
+      );
     }, PROBE_DELAY_MS);
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
@@ -51,7 +57,13 @@ function bundle(i, author) {
     entry_point: 'main.py',
     mcp_servers: [{ name: 'tools', type: 'stdio', command: 'npx', args: ['-y', `@bench/tools-${i}@1.0.0`] }],
   };
-  return writeBundle([{ path: 'skill_manifest.yaml', content: stringify(manifest) }, { path: 'main.py', content: code }], { rootFolder: name });
+  return writeBundle(
+    [
+      { path: 'skill_manifest.yaml', content: stringify(manifest) },
+      { path: 'main.py', content: code },
+    ],
+    { rootFolder: name },
+  );
 }
 
 /** Peak resident set of a process, from /proc (VmHWM), in MiB. */
@@ -178,8 +190,12 @@ async function main() {
   const results = [];
   for (const c of [1, 8, 32]) results.push(await run(c, npmUrl));
   npm.close();
-  console.log(`\ncertification of ${COUNT} Kazma skills, each probing one npm package (fake registry, ${PROBE_DELAY_MS} ms per answer)\n`);
-  console.log('| worker concurrency | certifications/s | p50 publish→verdict ms | p99 ms | worker peak RSS MiB | verdicts |');
+  console.log(
+    `\ncertification of ${COUNT} Kazma skills, each probing one npm package (fake registry, ${PROBE_DELAY_MS} ms per answer)\n`,
+  );
+  console.log(
+    '| worker concurrency | certifications/s | p50 publish→verdict ms | p99 ms | worker peak RSS MiB | verdicts |',
+  );
   console.log('|---|---|---|---|---|---|');
   for (const r of results) {
     console.log(

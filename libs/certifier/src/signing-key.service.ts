@@ -21,7 +21,8 @@ export interface ActiveKey {
 
 @Injectable()
 export class SigningKeyService {
-  private cached: ActiveKey | null = null;
+  /** Decrypted private keys by key id (opening one costs a decryption and a parse). */
+  private readonly opened = new Map<string, KeyObject>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -33,16 +34,15 @@ export class SigningKeyService {
    * unavailable (the embedded database has exactly one).
    */
   async activeKey(m?: EntityManager): Promise<ActiveKey> {
-    if (this.cached) return this.cached;
+    // Asked every time (one indexed row): another process may have rotated the key.
     const existing = await this.current(m ?? this.dataSource.manager);
     const row = existing ?? (m ? await this.create(m) : await this.dataSource.transaction((tx) => this.create(tx)));
-    const key = {
-      keyId: row.keyId,
-      privateKey: loadPrivateKey(openSecret(row.privateKeySealed, encryptionKey(this.config))),
-    };
-    // A key created inside the caller's transaction is not remembered: that transaction may still roll back.
-    if (existing || !m) this.cached = key;
-    return key;
+    let privateKey = this.opened.get(row.keyId);
+    if (!privateKey) {
+      privateKey = loadPrivateKey(openSecret(row.privateKeySealed, encryptionKey(this.config)));
+      this.opened.set(row.keyId, privateKey);
+    }
+    return { keyId: row.keyId, privateKey };
   }
 
   /** Every key ever used, newest first, with its validity window (public parts only). */
@@ -58,7 +58,6 @@ export class SigningKeyService {
       await m.update(SigningKey, { notAfter: IsNull() }, { notAfter: now });
       return this.insert(m, now);
     });
-    this.cached = null;
     return created.keyId;
   }
 

@@ -16,6 +16,7 @@ export {
   type PinnedPackage,
 } from './certificate-statement';
 export { canonicalJson } from './canonical-json';
+export { verifyBundleCertificate, type BundleCertificateCheck } from './bundle-certificate';
 export { consistencyProof, inclusionProof, leafHash, merkleRoot, verifyConsistency, verifyInclusion } from './merkle';
 export { openNote, signNote } from './signed-note';
 export { signCheckpoint, verifyCheckpoint, type Checkpoint } from './checkpoint';

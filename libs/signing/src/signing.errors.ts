@@ -100,3 +100,20 @@ export class ProofOutOfRangeError extends DomainError {
     super(PROOF_OUT_OF_RANGE, message);
   }
 }
+
+export const CERTIFICATE_EXPIRED = 'SIGNING.CERTIFICATE_EXPIRED';
+export const BUNDLE_MISMATCH = 'SIGNING.BUNDLE_MISMATCH';
+
+/** A certificate past its `expiresAt`. */
+export class CertificateExpiredError extends DomainError {
+  constructor(expiresAt: string) {
+    super(CERTIFICATE_EXPIRED, `The certificate expired at ${expiresAt}`);
+  }
+}
+
+/** The bytes in hand are not the ones the certificate was issued for (tampered or swapped). */
+export class BundleMismatchError extends DomainError {
+  constructor(message: string, problems: readonly Problem[] = []) {
+    super(BUNDLE_MISMATCH, message, problems);
+  }
+}

@@ -14,7 +14,7 @@ import {
 } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { AuthGuard, CurrentPrincipal, RequireScope } from '../auth/auth.guard';
+import { AuthGuard, CurrentPrincipal, RequireAdmin, RequireScope } from '../auth/auth.guard';
 import type { Principal } from '../auth/principal';
 import {
   CertificateResponseDto,
@@ -99,6 +99,20 @@ export class TrustController {
     @Body() dto: RevokeRequestDto,
   ): Promise<LogEntryDto> {
     return this.trust.revoke(principal, author, name, version, dto.reason);
+  }
+
+  @Post('api/v1/admin/signing-keys/rotate')
+  @HttpCode(200)
+  @UseGuards(AuthGuard)
+  @RequireAdmin()
+  @ApiBearerAuth()
+  @ApiOperation({
+    summary: 'Retire the signing key and start a new one (operator); certificates signed before stay valid',
+  })
+  @ApiOkResponse({ type: KeysResponseDto })
+  async rotate(): Promise<KeysResponseDto> {
+    await this.trust.rotateKey();
+    return this.trust.publicKeys();
   }
 
   @Put('api/v1/namespaces/:slug/kazma-secret')

@@ -59,6 +59,10 @@ export class TrustService {
     };
   }
 
+  rotateKey(): Promise<string> {
+    return this.keys.rotate();
+  }
+
   async checkpoint(size?: number): Promise<CheckpointDto> {
     const row = size
       ? await this.dataSource.getRepository(LogCheckpoint).findOneBy({ treeSize: String(size) })
