@@ -75,6 +75,7 @@ describe('certification', () => {
         NPM_REGISTRY_URL: registries.baseUrls.npmBaseUrl,
         PYPI_REGISTRY_URL: registries.baseUrls.pypiBaseUrl,
         PROBE_MAX_ATTEMPTS: '2',
+        INCONCLUSIVE_RETRY_MS: '1500',
         PUBLISH_RATE_LIMIT_PER_MINUTE: '1000',
       },
     });
@@ -415,5 +416,28 @@ describe('certification', () => {
     expect(() =>
       verifyBundleCertificate({ envelope: oldCert.envelope, keys, bundle: kazma(ns, before, { code: 'x = 1\n' }) }),
     ).toThrow(expect.objectContaining({ code: 'SIGNING.BUNDLE_MISMATCH' }));
+  });
+
+  it('a registry that keeps failing leaves the version inconclusive, never certified, and it is judged again later', async () => {
+    const name = uniqueName('flaky');
+    registries.npm.script('/@acme%2fweather-mcp/1.2.3', [{ status: 503, json: { error: 'unavailable' } }]);
+    await publish(
+      kazma(ns, name, {
+        extra: {
+          mcp_servers: [{ name: 'weather', type: 'stdio', command: 'npx', args: ['-y', '@acme/weather-mcp@1.2.3'] }],
+        },
+      }),
+    );
+    const first = await verdict(name);
+    expect(first).toMatchObject({ status: 'inconclusive', level: 'none' });
+    await hub.http.get(`/api/v1/skills/${ns}/${name}/versions/1.0.0/certificate`).expect(404);
+
+    registries.reset();
+    let later = first;
+    for (let i = 0; i < 150 && later.status === 'inconclusive'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      later = (await hub.http.get(`/api/v1/skills/${ns}/${name}/versions/1.0.0/certification`).expect(200)).body;
+    }
+    expect(later.status).toBe('certified');
   });
 });
