@@ -1,0 +1,108 @@
+/**
+ * The governed gateway: one MCP server offering the tools of every upstream server,
+ * named `mcp__<server>__<tool>`, each call decided by libs/gate. A call that needs
+ * approval is put to the connected client by elicitation when it supports it, else
+ * allowed only by the operator's pre-approval policy, else refused. The prefix is
+ * stripped when the call is routed back, and the one-shot approval flag never reaches
+ * the tool.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import {
+  decideToolCall,
+  type GateDecision,
+  type GateEnvironment,
+  namespacedToolName,
+  parseNamespacedToolName,
+  type PreApprovalPolicy,
+} from '@skillhub/gate';
+import type { UpstreamServer } from '../mcp/upstream-server';
+
+export interface GatewayPolicy {
+  environment: GateEnvironment;
+  preApproval: PreApprovalPolicy;
+  /** Tool-definition hashes pinned by certificates: `mcp__<server>__<tool>` → sha256. */
+  pinnedHashes: ReadonlyMap<string, string>;
+}
+
+const refusal = (decision: GateDecision, why: string): CallToolResult => ({
+  isError: true,
+  content: [{ type: 'text', text: `Refused by the Skill Hub gate: ${why}\n${decision.reasons.join('\n')}` }],
+});
+
+export class Gateway {
+  constructor(
+    private readonly upstreams: readonly UpstreamServer[],
+    private readonly policy: GatewayPolicy,
+  ) {}
+
+  /** A gateway server for one client connection. */
+  createServer(): Server {
+    const server = new Server({ name: 'skillhub-gateway', version: '0.1.0' }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await this.tools() }));
+    server.setRequestHandler(CallToolRequestSchema, (request) =>
+      this.call(server, request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>),
+    );
+    return server;
+  }
+
+  async tools(): Promise<Tool[]> {
+    const lists = await Promise.all(
+      this.upstreams.map(async (upstream) => {
+        const state = await upstream.ensureConnected();
+        if (state.status !== 'connected') return [];
+        return state.tools.map((tool) => ({ ...tool, name: namespacedToolName(upstream.config.name, tool.name) }));
+      }),
+    );
+    return lists.flat();
+  }
+
+  async call(server: Server, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+    const parsed = parseNamespacedToolName(name);
+    const upstream = parsed && this.upstreams.find((u) => u.config.name === parsed.server);
+    const state = upstream ? await upstream.ensureConnected() : null;
+    const live = state?.status === 'connected' ? state.tools.find((t) => t.name === parsed!.tool) : undefined;
+    const input = {
+      toolName: name,
+      args,
+      server: { name: parsed?.server ?? '', trust: upstream?.config.trust ?? 'approval_required' },
+      environment: this.policy.environment,
+      liveDefinition: live && { name: live.name, description: live.description, inputSchema: live.inputSchema },
+      pinnedHash: this.policy.pinnedHashes.get(name) ?? null,
+      annotations: live?.annotations,
+      preApproval: this.policy.preApproval,
+    };
+    let decision = decideToolCall(input);
+    if (!upstream || !live) return refusal(decision, `no tool ${JSON.stringify(name)} on a connected server`);
+    if (decision.verdict === 'needs_approval' && (await this.askClient(server, name, decision))) {
+      decision = decideToolCall({ ...input, approval: { granted: true } });
+    }
+    if (decision.verdict !== 'allow') {
+      return refusal(decision, decision.verdict === 'deny' ? 'denied' : 'approval needed and not given');
+    }
+    return upstream.callTool(parsed!.tool, decision.args);
+  }
+
+  /** Asks the client by elicitation; false when it cannot ask, declines or fails (fail closed). */
+  private async askClient(server: Server, name: string, decision: GateDecision): Promise<boolean> {
+    if (!server.getClientCapabilities()?.elicitation) return false;
+    try {
+      const answer = await server.elicitInput({
+        message: `Allow the ${decision.classification} tool ${name}?\n${decision.reasons.join('\n')}`,
+        requestedSchema: {
+          type: 'object',
+          properties: { approve: { type: 'boolean', title: 'Approve this one call' } },
+          required: ['approve'],
+        },
+      });
+      return answer.action === 'accept' && answer.content?.approve === true;
+    } catch {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * The governed gateway in front of real MCP servers from npm: server-everything over
+ * stdio and Streamable HTTP, server-filesystem on a temp folder. A test client talks to
+ * the gateway over the SDK's in-memory transport pair.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { createPreApprovalPolicy, EMPTY_PRE_APPROVAL_POLICY, type PreApprovalPolicy } from '@skillhub/gate';
+import { Gateway } from '../apps/agent-runtime/src/gateway/gateway';
+import { mcpServerConfigSchema } from '../apps/agent-runtime/src/mcp/mcp-server.config';
+import { UpstreamServer } from '../apps/agent-runtime/src/mcp/upstream-server';
+import { sparePort, waitFor } from './support/private-redis';
+
+const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
+const FILESYSTEM = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
+const RUNTIME_SECRET = 'runtime-secret-that-must-not-leak';
+
+const options = {
+  connectTimeoutMs: 15_000,
+  callTimeoutMs: 15_000,
+  retryDelayMs: 200,
+  maxRetryDelayMs: 2_000,
+  inheritEnv: false,
+  runtimeEnv: { ...process.env, KAZMA_SECRET: RUNTIME_SECRET, SKILLHUB_TOKEN: RUNTIME_SECRET },
+};
+
+const text = (r: CallToolResult) => r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+
+describe('gateway over real MCP servers', () => {
+  let folder: string;
+  let httpServer: ChildProcess;
+  let upstreams: UpstreamServer[];
+
+  beforeAll(async () => {
+    folder = mkdtempSync(join(tmpdir(), 'skillhub-fs-'));
+    writeFileSync(join(folder, 'notes.txt'), 'hello from the folder\n');
+    const port = await sparePort();
+    httpServer = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], {
+      env: { ...process.env, PORT: String(port) },
+      stdio: 'ignore',
+    });
+    const config = (c: unknown) => mcpServerConfigSchema.parse(c);
+    upstreams = [
+      new UpstreamServer(
+        config({ name: 'everything', transport: 'stdio', command: [process.execPath, EVERYTHING, 'stdio'] }),
+        options,
+      ),
+      new UpstreamServer(
+        config({ name: 'files', transport: 'stdio', command: [process.execPath, FILESYSTEM, folder] }),
+        options,
+      ),
+      new UpstreamServer(config({ name: 'remote', transport: 'http', url: `http://127.0.0.1:${port}/mcp` }), options),
+      new UpstreamServer(
+        config({ name: 'broken', transport: 'stdio', command: [process.execPath, '-e', 'process.exit(3)'] }),
+        {
+          ...options,
+          connectTimeoutMs: 3_000,
+        },
+      ),
+    ];
+    // The HTTP server needs a moment to listen.
+    await waitFor(
+      async () => (await upstreams[2]!.ensureConnected()).status === 'connected',
+      20_000,
+      'the HTTP server',
+    );
+  });
+  afterAll(async () => {
+    await Promise.all(upstreams.map((u) => u.close()));
+    httpServer.kill();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  async function connect(policy: PreApprovalPolicy = EMPTY_PRE_APPROVAL_POLICY, answer?: 'accept' | 'decline') {
+    const gateway = new Gateway(upstreams, {
+      environment: { production: false, trustedInProdAllowed: false },
+      preApproval: policy,
+      pinnedHashes: new Map(),
+    });
+    const client = new Client({ name: 'test', version: '1.0.0' }, { capabilities: answer ? { elicitation: {} } : {} });
+    const asked: string[] = [];
+    if (answer) {
+      client.setRequestHandler(ElicitRequestSchema, (req) => {
+        asked.push(String(req.params.message));
+        return answer === 'accept' ? { action: 'accept', content: { approve: true } } : { action: 'decline' };
+      });
+    }
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await gateway.createServer().connect(serverSide);
+    await client.connect(clientSide);
+    return { client, asked };
+  }
+
+  const call = async (client: Client, name: string, args: Record<string, unknown>) =>
+    (await client.callTool({ name, arguments: args })) as CallToolResult;
+
+  it('lists every connected server’s tools namespaced; a failing server is left out with its reason', async () => {
+    const { client } = await connect();
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'mcp__everything__echo',
+        'mcp__everything__get-sum',
+        'mcp__files__read_text_file',
+        'mcp__remote__echo',
+      ]),
+    );
+    expect(names.some((n) => n.startsWith('mcp__broken__'))).toBe(false);
+    expect(upstreams[3]!.state).toMatchObject({ status: 'failed', failures: 1, reason: expect.any(String) });
+  });
+
+  it('lets a safe tool through, over stdio and Streamable HTTP', async () => {
+    const { client } = await connect();
+    expect(text(await call(client, 'mcp__everything__get-sum', { a: 2, b: 3 }))).toContain('5');
+    expect(text(await call(client, 'mcp__remote__get-sum', { a: 20, b: 22 }))).toContain('42');
+  });
+
+  it('gates an unknown tool: refused without a way to ask, allowed by pre-approval or by the client’s answer', async () => {
+    const refused = await call((await connect()).client, 'mcp__everything__echo', { message: 'hi' });
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toMatch(/approval/);
+
+    const pre = await connect(createPreApprovalPolicy({ allow: ['mcp__everything__echo'] }));
+    expect(text(await call(pre.client, 'mcp__everything__echo', { message: 'hi' }))).toBe('Echo: hi');
+
+    const asked = await connect(EMPTY_PRE_APPROVAL_POLICY, 'accept');
+    expect(text(await call(asked.client, 'mcp__everything__echo', { message: 'ok' }))).toBe('Echo: ok');
+    expect(asked.asked[0]).toContain('mcp__everything__echo');
+
+    const declined = await connect(EMPTY_PRE_APPROVAL_POLICY, 'decline');
+    expect((await call(declined.client, 'mcp__everything__echo', { message: 'no' })).isError).toBe(true);
+  });
+
+  it('filesystem: reading passes; writing needs approval and, approved, writes the file', async () => {
+    const { client } = await connect();
+    expect(text(await call(client, 'mcp__files__read_text_file', { path: join(folder, 'notes.txt') }))).toContain(
+      'hello from the folder',
+    );
+    const target = join(folder, 'written.txt');
+    const refused = await call(client, 'mcp__files__write_file', { path: target, content: 'x' });
+    expect(refused.isError).toBe(true);
+    expect(() => readFileSync(target)).toThrow();
+
+    const approved = await connect(EMPTY_PRE_APPROVAL_POLICY, 'accept');
+    await call(approved.client, 'mcp__files__write_file', { path: target, content: 'written through the gate' });
+    expect(readFileSync(target, 'utf8')).toBe('written through the gate');
+  });
+
+  it('a stdio server sees no runtime secret in its environment', async () => {
+    const { client } = await connect();
+    const env = text(await call(client, 'mcp__everything__get-env', {}));
+    expect(env).toContain('PATH');
+    expect(env).not.toContain(RUNTIME_SECRET);
+  });
+
+  it('an unknown or mis-namespaced tool is refused, never routed', async () => {
+    const { client } = await connect(createPreApprovalPolicy({ allow: ['mcp__everything__*'] }));
+    expect((await call(client, 'mcp__everything__no-such-tool', {})).isError).toBe(true);
+    expect((await call(client, 'echo', { message: 'raw' })).isError).toBe(true);
+  });
+});
