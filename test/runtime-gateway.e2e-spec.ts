@@ -8,10 +8,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createPreApprovalPolicy, EMPTY_PRE_APPROVAL_POLICY, type PreApprovalPolicy } from '@skillhub/gate';
 import { Gateway } from '../apps/agent-runtime/src/gateway/gateway';
+import { serveGatewayHttp } from '../apps/agent-runtime/src/gateway/gateway-http';
 import { mcpServerConfigSchema } from '../apps/agent-runtime/src/mcp/mcp-server.config';
 import { UpstreamServer } from '../apps/agent-runtime/src/mcp/upstream-server';
 import { sparePort, waitFor } from './support/private-redis';
@@ -162,5 +164,25 @@ describe('gateway over real MCP servers', () => {
     const { client } = await connect(createPreApprovalPolicy({ allow: ['mcp__everything__*'] }));
     expect((await call(client, 'mcp__everything__no-such-tool', {})).isError).toBe(true);
     expect((await call(client, 'echo', { message: 'raw' })).isError).toBe(true);
+  });
+
+  it('serves the gateway over Streamable HTTP to any MCP client', async () => {
+    const gateway = new Gateway(upstreams, {
+      environment: { production: false, trustedInProdAllowed: false },
+      preApproval: EMPTY_PRE_APPROVAL_POLICY,
+      pinnedHashes: new Map(),
+    });
+    const http = await serveGatewayHttp(gateway, '127.0.0.1', 0);
+    const client = new Client({ name: 'http-test', version: '1.0.0' });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      expect(names).toContain('mcp__everything__get-sum');
+      expect(text(await call(client, 'mcp__everything__get-sum', { a: 1, b: 1 }))).toContain('2');
+      expect((await call(client, 'mcp__everything__echo', { message: 'x' })).isError).toBe(true);
+    } finally {
+      await client.close();
+      await new Promise((r) => http.close(r));
+    }
   });
 });
