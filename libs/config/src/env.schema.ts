@@ -70,6 +70,8 @@ export const envSchema = z.object({
 
   /** The hub the agent-runtime installs from (Kazma's variable name). */
   KAZMA_HUB_URL: z.url().default('http://127.0.0.1:3000'),
+  /** The agent-runtime's YAML file: skills to install, MCP servers, approvals, gateway listeners. */
+  RUNTIME_CONFIG: z.string().min(1).optional(),
 
   OUTBOX_POLL_MS: positiveInt.default(1000),
   /** How often gathered download counts are written. */
