@@ -3,7 +3,10 @@ import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
 
 const HEALTH_TIMEOUT_MS = 5_000;
 
-/** Start-up check: KAZMA_HUB_URL must name a hub that answers its health route. */
+/**
+ * Start-up report on KAZMA_HUB_URL. A hub that does not answer is a warning, not a stop:
+ * what the runtime serves is verified offline, so it keeps serving while the hub is down.
+ */
 @Injectable()
 export class HubConnectionCheck implements OnApplicationBootstrap {
   private readonly logger = new Logger('agent-runtime');
@@ -12,12 +15,13 @@ export class HubConnectionCheck implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     const hub = this.config.KAZMA_HUB_URL;
-    const url = new URL('/api/v1/health', hub);
-    const res = await fetch(url, { signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) }).catch((err: Error) => {
-      throw new Error(`the hub at ${hub} is unreachable: ${err.message}`);
-    });
-    const body = (await res.json().catch(() => ({}))) as { status?: string; version?: string };
-    if (!res.ok || body.status !== 'ok') throw new Error(`the hub at ${hub} is not healthy (HTTP ${res.status})`);
-    this.logger.log(`connected to Skill Hub ${body.version ?? ''} at ${hub}`);
+    try {
+      const res = await fetch(new URL('/api/v1/health', hub), { signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) });
+      const body = (await res.json().catch(() => ({}))) as { status?: string; version?: string };
+      if (!res.ok || body.status !== 'ok') throw new Error(`HTTP ${res.status}`);
+      this.logger.log(`connected to Skill Hub ${body.version ?? ''} at ${hub}`);
+    } catch (err) {
+      this.logger.warn(`the hub at ${hub} does not answer (${(err as Error).message}); serving what is configured`);
+    }
   }
 }

@@ -20,4 +20,13 @@ export { verifyBundleCertificate, type BundleCertificateCheck } from './bundle-c
 export { consistencyProof, inclusionProof, leafHash, merkleRoot, verifyConsistency, verifyInclusion } from './merkle';
 export { openNote, signNote } from './signed-note';
 export { signCheckpoint, verifyCheckpoint, type Checkpoint } from './checkpoint';
+export {
+  REVOCATIONS_PAYLOAD_TYPE,
+  verifyInstallation,
+  type InstallRefusal,
+  type InstallVerdict,
+  type InstallVerificationInput,
+  type ServedCertificate,
+  type StoredCheckpoint,
+} from './install-verifier';
 export * from './signing.errors';

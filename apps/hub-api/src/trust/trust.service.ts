@@ -10,7 +10,7 @@ import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
 import { DomainError } from '@skillhub/errors';
 import { CERTIFICATION_POLICY_VERSION } from '@skillhub/queue';
 import { Certificate, Certification, LogCheckpoint, Namespace } from '@skillhub/registry';
-import { canonicalJson, sealSecret, signEnvelope } from '@skillhub/signing';
+import { canonicalJson, REVOCATIONS_PAYLOAD_TYPE, sealSecret, signEnvelope } from '@skillhub/signing';
 import { assertCanActOn } from '../auth/namespace-access';
 import type { Principal } from '../auth/principal';
 import { kazmaSkillId } from '../skills/skill-ref';
@@ -25,7 +25,6 @@ import type {
   ProofDto,
 } from './dto/trust.dto';
 
-export const REVOCATIONS_PAYLOAD_TYPE = 'application/vnd.skillhub.revocations+json';
 /** The signed revocation list is short-lived, so a runtime notices a stale copy. */
 const REVOCATION_LIST_TTL_MS = 3600_000;
 
