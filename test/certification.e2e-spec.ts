@@ -420,11 +420,14 @@ describe('certification', () => {
 
   it('a registry that keeps failing leaves the version inconclusive, never certified, and it is judged again later', async () => {
     const name = uniqueName('flaky');
-    registries.npm.script('/@acme%2fweather-mcp/1.2.3', [{ status: 503, json: { error: 'unavailable' } }]);
+    // A package no earlier test probed: the prober's cache must not answer for the registry.
+    registries.npm.script('/mcp-server-kubernetes/2.4.0', [{ status: 503, json: { error: 'unavailable' } }]);
     await publish(
       kazma(ns, name, {
         extra: {
-          mcp_servers: [{ name: 'weather', type: 'stdio', command: 'npx', args: ['-y', '@acme/weather-mcp@1.2.3'] }],
+          mcp_servers: [
+            { name: 'weather', type: 'stdio', command: 'npx', args: ['-y', 'mcp-server-kubernetes@2.4.0'] },
+          ],
         },
       }),
     );

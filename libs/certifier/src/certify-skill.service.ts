@@ -254,9 +254,10 @@ export class CertifySkillService {
     );
   }
 
-  private async record(subject: Subject, report: CertificationReport): Promise<CertifyOutcome> {
+  private async record(subject: Subject, judged: CertificationReport): Promise<CertifyOutcome> {
     const { version, skill, namespace } = subject;
     return this.dataSource.transaction(async (m) => {
+      let report = judged;
       const cert = await m.findOne(Certification, {
         where: { id: subject.certification.id },
         lock: { mode: 'pessimistic_write' },
@@ -265,6 +266,15 @@ export class CertifySkillService {
 
       if (report.status === 'certified') {
         const { keyId, privateKey } = await this.keys.activeKey(m);
+        // Issued now, after the signing key exists: a key made for this very certificate
+        // (the hub's first) must already be valid at the certificate's issue time.
+        const issuedAt = new Date();
+        const lifetimeMs = new Date(judged.expiresAt!).getTime() - new Date(judged.issuedAt!).getTime();
+        report = {
+          ...judged,
+          issuedAt: issuedAt.toISOString(),
+          expiresAt: new Date(issuedAt.getTime() + lifetimeMs).toISOString(),
+        };
         let envelope: object | null = null;
         const logIndex = await this.log.append(m, (index) => {
           envelope = signCertificate(

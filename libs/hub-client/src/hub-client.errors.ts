@@ -15,9 +15,7 @@ export const HUB_BUNDLE_DIGEST_MISMATCH = 'HUB.BUNDLE_DIGEST_MISMATCH';
 export const HUB_INVALID_REQUEST = 'HUB.INVALID_REQUEST';
 
 export type HubResponseErrorCode =
-  | typeof HUB_MALFORMED_RESPONSE
-  | typeof HUB_RESPONSE_TOO_LARGE
-  | typeof HUB_BUNDLE_DIGEST_MISMATCH;
+  typeof HUB_MALFORMED_RESPONSE | typeof HUB_RESPONSE_TOO_LARGE | typeof HUB_BUNDLE_DIGEST_MISMATCH;
 
 /** A detail longer than this is cut: a message is read in a terminal, the full text stays on the error. */
 const MAX_MESSAGE_DETAIL = 300;

@@ -1,0 +1,61 @@
+/**
+ * What the runtime remembers between runs to verify offline: the hub keys it trusts
+ * (pinned on first use when the config pins none), the last log checkpoint it verified
+ * (so a rewritten history is caught), and the newest revocation list it saw (so an
+ * older one is refused). Files are replaced atomically.
+ */
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { StoredCheckpoint } from '@skillhub/signing';
+
+export interface PinnedKey {
+  keyid: string;
+  public_key_pem: string;
+  not_before?: string;
+  not_after?: string | null;
+}
+
+export class TrustState {
+  constructor(private readonly dir: string) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  }
+
+  keys(): PinnedKey[] | null {
+    return this.read<PinnedKey[]>('keys.json');
+  }
+
+  pinKeys(keys: PinnedKey[]): void {
+    this.write('keys.json', keys);
+  }
+
+  checkpoint(): StoredCheckpoint | null {
+    return this.read<StoredCheckpoint>('checkpoint.json');
+  }
+
+  saveCheckpoint(checkpoint: StoredCheckpoint): void {
+    this.write('checkpoint.json', checkpoint);
+  }
+
+  revocationsSeenAt(): string | null {
+    return this.read<{ issuedAt: string }>('revocations.json')?.issuedAt ?? null;
+  }
+
+  saveRevocationsSeenAt(issuedAt: string): void {
+    this.write('revocations.json', { issuedAt });
+  }
+
+  private read<T>(name: string): T | null {
+    try {
+      return JSON.parse(readFileSync(join(this.dir, name), 'utf8')) as T;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw new Error(`${join(this.dir, name)} is unreadable: ${(err as Error).message}`, { cause: err });
+    }
+  }
+
+  private write(name: string, value: unknown): void {
+    const path = join(this.dir, name);
+    writeFileSync(`${path}.tmp`, JSON.stringify(value, null, 2), { mode: 0o600 });
+    renameSync(`${path}.tmp`, path);
+  }
+}

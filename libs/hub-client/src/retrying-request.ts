@@ -1,0 +1,195 @@
+/**
+ * Sends one HubClient request: a timeout per attempt, a cap on the answer's size, and retries
+ * with exponential backoff and full jitter (honouring `Retry-After`) only where sending the
+ * request again cannot do its work twice.
+ *
+ * Which failures are retried, and why:
+ * - GET, PUT and DELETE are idempotent (RFC 9110 §9.2.2): sending one twice has the effect of
+ *   sending it once, so they are retried on 429, 502, 503, 504, network errors and timeouts.
+ * - POST and PATCH are retried on 429 only. A 429 comes from the hub's rate limiter (or a proxy's)
+ *   before any work is done, so nothing happened. A 502/503/504 or a timeout may come after the
+ *   hub did the work (a gateway gave up while the publish was being written), and repeating it
+ *   could create a second token, a second submission or a second revocation attempt.
+ * - A 500 is the hub failing on this request; the same request would fail the same way.
+ */
+import { HUB_RESPONSE_TOO_LARGE, HubResponseError, HubUnreachableError } from './hub-client.errors';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RetryPolicy {
+  maxAttempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export interface TransportOptions extends RetryPolicy {
+  /** The hub's origin and path prefix, without a trailing slash: `https://hub.example.com/skills`. */
+  base: string;
+  /** For messages: the origin alone. */
+  origin: string;
+  timeoutMs: number;
+  fetch: typeof fetch;
+  sleep: (ms: number) => Promise<void>;
+  random: () => number;
+  now: () => number;
+}
+
+export interface HubRequest {
+  method: HttpMethod;
+  /** Escaped, from the hub's root: `/api/v1/skills/acme/weather`. */
+  path: string;
+  query?: URLSearchParams;
+  headers: Record<string, string>;
+  body?: Uint8Array | string;
+  maxResponseBytes: number;
+  /** Statuses besides 2xx that are answers, not failures (readiness answers 503 with its report). */
+  answerStatuses?: readonly number[];
+}
+
+export interface HubResponse {
+  status: number;
+  headers: Headers;
+  /** An error's body past the size cap is dropped (empty); its status still says what happened. */
+  body: Buffer;
+  /** `Retry-After` in milliseconds; null when absent or unreadable. */
+  retryAfterMs: number | null;
+}
+
+const IDEMPOTENT_METHODS: ReadonlySet<HttpMethod> = new Set(['GET', 'PUT', 'DELETE']);
+const GATEWAY_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
+const TOO_MANY_REQUESTS = 429;
+
+/** Full jitter: a uniform delay in [0, min(max, base · 2^retry)), `retry` counting from 0. */
+export function backoffDelayMs(retry: number, policy: RetryPolicy, random: () => number): number {
+  return random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
+}
+
+/** `Retry-After` as milliseconds from `now`: delta-seconds or an HTTP date; null when absent or unreadable. */
+export function parseRetryAfterMs(header: string | null, now: number): number | null {
+  const value = header?.trim();
+  if (!value) return null;
+  if (/^\d{1,10}$/.test(value)) return Number(value) * 1000;
+  // Every HTTP-date form starts with a day name; Date.parse alone would read `1.5` as a date.
+  if (!/^[A-Za-z]{3}/.test(value)) return null;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}
+
+export const isAnswer = (request: HubRequest, status: number): boolean =>
+  (status >= 200 && status < 300) || (request.answerStatuses?.includes(status) ?? false);
+
+function isRetryableStatus(request: HubRequest, status: number): boolean {
+  if (isAnswer(request, status)) return false;
+  return status === TOO_MANY_REQUESTS || (IDEMPOTENT_METHODS.has(request.method) && GATEWAY_STATUSES.has(status));
+}
+
+/**
+ * The wait before the next attempt, or null to stop: the hub's `Retry-After` is honoured exactly,
+ * and when it asks for more than `maxDelayMs` the client gives up at once (with the wait on the
+ * error) rather than come back early, be refused again and burn its attempts.
+ */
+function delayBeforeRetry(retry: number, retryAfterMs: number | null, options: TransportOptions): number | null {
+  if (retryAfterMs === null) return backoffDelayMs(retry, options, options.random);
+  return retryAfterMs <= options.maxDelayMs ? retryAfterMs : null;
+}
+
+type AttemptResult = { kind: 'answered'; response: HubResponse } | { kind: 'failed'; reason: string; error: unknown };
+
+/** The final response (any status: the caller decides what a refusal means), after the retries allowed. */
+export async function sendWithRetries(options: TransportOptions, request: HubRequest): Promise<HubResponse> {
+  const query = request.query?.toString();
+  const url = `${options.base}${request.path}${query ? `?${query}` : ''}`;
+  for (let attempt = 1; ; attempt++) {
+    const result = await attemptOnce(options, request, url);
+    const isLast = attempt >= options.maxAttempts;
+    if (result.kind === 'answered') {
+      const { response } = result;
+      if (isLast || !isRetryableStatus(request, response.status)) return response;
+      const delay = delayBeforeRetry(attempt - 1, response.retryAfterMs, options);
+      if (delay === null) return response;
+      await options.sleep(delay);
+      continue;
+    }
+    if (isLast || !IDEMPOTENT_METHODS.has(request.method)) {
+      throw new HubUnreachableError({
+        method: request.method,
+        path: request.path,
+        origin: options.origin,
+        attempts: attempt,
+        reason: result.reason,
+        cause: result.error,
+      });
+    }
+    await options.sleep(backoffDelayMs(attempt - 1, options, options.random));
+  }
+}
+
+/** One try within one timeout, which covers reading the body as well as the headers. */
+async function attemptOnce(options: TransportOptions, request: HubRequest, url: string): Promise<AttemptResult> {
+  let response: Response;
+  let body: Buffer | null;
+  try {
+    response = await options.fetch(url, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body,
+      // A redirect is reported, never followed: the token must not travel to wherever a Location points.
+      redirect: 'manual',
+      signal: AbortSignal.timeout(options.timeoutMs),
+    });
+    body = await readCapped(response, request.maxResponseBytes);
+  } catch (error) {
+    return { kind: 'failed', reason: describeFailure(error, options.timeoutMs), error };
+  }
+  if (body === null && isAnswer(request, response.status)) {
+    throw new HubResponseError({
+      method: request.method,
+      path: request.path,
+      status: response.status,
+      code: HUB_RESPONSE_TOO_LARGE,
+      reason: `the body is larger than ${formatBytes(request.maxResponseBytes)}`,
+    });
+  }
+  return {
+    kind: 'answered',
+    response: {
+      status: response.status,
+      headers: response.headers,
+      body: body ?? Buffer.alloc(0),
+      retryAfterMs: parseRetryAfterMs(response.headers.get('retry-after'), options.now()),
+    },
+  };
+}
+
+/** Duck-typed: fetch's errors may come from another realm (a test sandbox), where `instanceof` fails. */
+function describeFailure(error: unknown, timeoutMs: number): string {
+  const { name, cause } = (error ?? {}) as { name?: unknown; cause?: { code?: unknown } };
+  if (name === 'TimeoutError' || name === 'AbortError') return `timed out after ${timeoutMs} ms`;
+  const code = cause?.code ?? (error as { code?: unknown } | null)?.code;
+  return `network error${typeof code === 'string' ? ` (${code})` : ''}`;
+}
+
+/** The body, or null as soon as it exceeds `maxBytes` (the rest is never read). */
+async function readCapped(response: Response, maxBytes: number): Promise<Buffer | null> {
+  if (response.body === null) return Buffer.alloc(0);
+  if (Number(response.headers.get('content-length')) > maxBytes) {
+    await response.body.cancel();
+    return null;
+  }
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return Buffer.concat(chunks);
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+}
+
+const formatBytes = (bytes: number): string =>
+  bytes % 1_048_576 === 0 ? `${bytes / 1_048_576} MiB` : `${bytes} bytes`;
