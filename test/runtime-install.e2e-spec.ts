@@ -3,16 +3,22 @@
  * hub-api and certifier-worker; each way of being untrustworthy is refused with its reason.
  */
 import { createHmac, createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { NestFactory } from '@nestjs/core';
 import { stringify } from 'yaml';
+import { loadConfig } from '@skillhub/config';
 import { writeBundle } from '@skillhub/bundle';
 import { HubClient } from '@skillhub/hub-client';
 import { generateHubKey, kazmaChecksum, keyId, publicKeyFromPem } from '@skillhub/signing';
 import { agentSkillBundle, uniqueName } from '@skillhub/testing';
+import { AgentRuntimeModule } from '../apps/agent-runtime/src/agent-runtime.module';
 import { type HubReader, SkillInstaller } from '../apps/agent-runtime/src/install/skill-installer';
 import { TrustState } from '../apps/agent-runtime/src/install/trust-state';
+import { sparePort } from './support/private-redis';
 import { startTestHub, type TestHub } from './support/test-hub';
 
 const LOCAL_SECRET = 'the-local-kazma-secret';
@@ -155,5 +161,69 @@ describe('runtime installation', () => {
       ok: false,
       reason: 'revoked',
     });
+  });
+
+  it('the runtime installs its configured skills and serves their MCP servers’ tools and Agent Skills as prompts', async () => {
+    const served = uniqueName('served');
+    const everything = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
+    const bytes = writeBundle(
+      [
+        {
+          path: 'skill_manifest.yaml',
+          content: stringify({
+            name: served,
+            version: '1.0.0',
+            description: 'A skill whose MCP server the runtime starts and gates.',
+            author: ns,
+            license: 'MIT',
+            mcp_servers: [
+              { name: 'everything', type: 'stdio', command: process.execPath, args: [everything, 'stdio'] },
+            ],
+          }),
+        },
+      ],
+      { rootFolder: served },
+    );
+    await client.publish(bytes);
+    expect(await certified(served, '1.0.0')).toBe('certified');
+    const agentSkill = uniqueName('guide');
+    await client.publish(agentSkillBundle({ name: agentSkill, body: '# Guide\n\nAlways cite sources.\n' }), {
+      namespace: ns,
+      version: '1.0.0',
+    });
+    expect(await certified(agentSkill, '1.0.0')).toBe('certified');
+
+    const port = await sparePort();
+    const file = join(dir, 'runtime.yaml');
+    writeFileSync(
+      file,
+      stringify({
+        hub: hub.baseUrl,
+        state_dir: join(dir, 'runtime-state'),
+        skills: [`${ns}/${served}@^1.0.0`, `${ns}/${agentSkill}@*`, `${ns}/${failed}@*`],
+        gateway: { http: { host: '127.0.0.1', port } },
+      }),
+    );
+    const runtime = await NestFactory.createApplicationContext(
+      AgentRuntimeModule.forRoot(
+        loadConfig({ RUNTIME_CONFIG: file, KAZMA_HUB_URL: hub.baseUrl, HUB_LOG_ORIGIN: hub.config.HUB_LOG_ORIGIN }),
+      ),
+      { logger: false },
+    );
+    await runtime.init();
+    const mcp = new Client({ name: 'runtime-test', version: '1.0.0' });
+    try {
+      await mcp.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
+      const tools = (await mcp.listTools()).tools.map((t) => t.name);
+      expect(tools).toContain('mcp__everything__get-sum');
+      const prompts = (await mcp.listPrompts()).prompts.map((p) => p.name);
+      expect(prompts).toEqual([`${ns}/${agentSkill}`]);
+      const guide = await mcp.getPrompt({ name: `${ns}/${agentSkill}` });
+      expect(JSON.stringify(guide.messages)).toContain('Always cite sources.');
+      expect(existsSync(join(dir, 'runtime-state', 'skills', ns, failed))).toBe(false);
+    } finally {
+      await mcp.close();
+      await runtime.close();
+    }
   });
 });

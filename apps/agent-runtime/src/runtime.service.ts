@@ -1,14 +1,20 @@
 /**
- * The runtime's life: read the YAML configuration, connect the MCP servers it names,
- * and serve them through the gateway (Streamable HTTP and/or stdio). Skill installation
- * from the hub is the next step of this issue; until then only configured servers run.
+ * The runtime's life: read the YAML configuration, install the certified skills it
+ * names (verified offline), connect the MCP servers configured and those the skills
+ * declare, and serve them through the gateway (Streamable HTTP and/or stdio), with
+ * Agent Skills offered as prompts.
  */
 import type { Server as HttpServer } from 'node:http';
+import { join } from 'node:path';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
 import { createPreApprovalPolicy, isTrustedInProdAllowed } from '@skillhub/gate';
-import { loadRuntimeConfig } from './config/runtime-config';
+import { HubClient } from '@skillhub/hub-client';
+import { loadRuntimeConfig, parseSkillSpec, type RuntimeConfig } from './config/runtime-config';
+import { type InstallResult, SkillInstaller } from './install/skill-installer';
+import { skillPrompt, skillServers } from './install/installed-skill';
+import { TrustState } from './install/trust-state';
 import { Gateway } from './gateway/gateway';
 import { serveGatewayHttp } from './gateway/gateway-http';
 import { UpstreamServer } from './mcp/upstream-server';
@@ -27,7 +33,9 @@ export class RuntimeService implements OnApplicationBootstrap, OnApplicationShut
       return;
     }
     const runtime = loadRuntimeConfig(this.config.RUNTIME_CONFIG);
-    this.upstreams = runtime.mcp_servers.map(
+    const installed = await this.installSkills(runtime);
+    const servers = [...runtime.mcp_servers, ...installed.flatMap((skill) => skillServers(skill))];
+    this.upstreams = servers.map(
       (server) =>
         new UpstreamServer(server, {
           connectTimeoutMs: 30_000,
@@ -38,14 +46,18 @@ export class RuntimeService implements OnApplicationBootstrap, OnApplicationShut
           runtimeEnv: process.env,
         }),
     );
-    const gateway = new Gateway(this.upstreams, {
-      environment: {
-        production: this.config.NODE_ENV === 'production',
-        trustedInProdAllowed: isTrustedInProdAllowed(process.env.KAZMA_MCP_TRUSTED_IN_PROD),
+    const gateway = new Gateway(
+      this.upstreams,
+      {
+        environment: {
+          production: this.config.NODE_ENV === 'production',
+          trustedInProdAllowed: isTrustedInProdAllowed(process.env.KAZMA_MCP_TRUSTED_IN_PROD),
+        },
+        preApproval: createPreApprovalPolicy(runtime.approvals),
+        pinnedHashes: new Map(),
       },
-      preApproval: createPreApprovalPolicy(runtime.approvals),
-      pinnedHashes: new Map(),
-    });
+      installed.flatMap((skill) => skillPrompt(skill)),
+    );
     for (const upstream of this.upstreams) {
       const state = await upstream.ensureConnected();
       if (state.status === 'failed') this.logger.warn(`${upstream.config.name}: ${state.reason}`);
@@ -57,6 +69,37 @@ export class RuntimeService implements OnApplicationBootstrap, OnApplicationShut
       this.logger.log(`gateway: ${http.url}`);
     }
     if (runtime.gateway.stdio) await gateway.createServer().connect(new StdioServerTransport());
+  }
+
+  /** Installs every configured skill, verified offline; a refused one is logged with its reason and skipped. */
+  private async installSkills(runtime: RuntimeConfig): Promise<Array<Extract<InstallResult, { ok: true }>>> {
+    if (!runtime.skills.length) return [];
+    const hub = new HubClient({ baseUrl: runtime.hub ?? this.config.KAZMA_HUB_URL });
+    const installer = new SkillInstaller(hub, {
+      installDir: join(runtime.state_dir, 'skills'),
+      state: new TrustState(join(runtime.state_dir, 'trust')),
+      logOrigin: this.config.HUB_LOG_ORIGIN,
+      pinnedKeys: runtime.keys,
+      kazmaSecret: this.config.KAZMA_SECRET,
+    });
+    const results: Array<Extract<InstallResult, { ok: true }>> = [];
+    for (const spec of runtime.skills) {
+      const { author, name, range } = parseSkillSpec(spec);
+      const result = await installer.install(author, name, range).catch((err: Error): InstallResult => ({
+        ok: false,
+        author,
+        name,
+        reason: 'unreachable',
+        message: err.message,
+      }));
+      if (result.ok) {
+        this.logger.log(`installed ${author}/${name}@${result.version}`);
+        results.push(result);
+      } else {
+        this.logger.error(`refused ${spec}: ${result.reason}: ${result.message}`);
+      }
+    }
+    return results;
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -186,13 +186,14 @@ describe('HubClient errors (against a local server)', () => {
   });
 
   describe('the token', () => {
+    const forms = [TOKEN, JSON.stringify(TOKEN).slice(1, -1)];
     const leaks = (value: unknown): boolean =>
       [
         (value as Error).message,
         (value as Error).stack,
         inspect(value, { depth: 10, showHidden: true }),
         JSON.stringify(value),
-      ].some((text) => text?.includes(TOKEN));
+      ].some((text) => forms.some((form) => text?.includes(form)));
 
     it('is sent, but never appears in an error, even when the hub echoes it back', async () => {
       const echo = (req: { headers: { authorization?: string } }) =>
@@ -230,8 +231,7 @@ describe('HubClient errors (against a local server)', () => {
       expect(hub.requestsTo('GET', '/api/v1/tokens')[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`);
       expect((errors[0] as HubApiError).detail).toBe('The token Bearer [redacted] is not known to this hub.');
       for (const error of errors) expect(leaks(error)).toBe(false);
-      expect(inspect(c, { depth: 10, showHidden: true })).not.toContain(TOKEN);
-      expect(JSON.stringify(c)).not.toContain(TOKEN);
+      expect(leaks(c)).toBe(false);
     });
 
     it('is refused, without being quoted, when a header cannot carry it', () => {

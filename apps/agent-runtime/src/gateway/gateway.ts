@@ -10,7 +10,11 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
   type CallToolResult,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
   ListToolsRequestSchema,
+  McpError,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import {
@@ -22,6 +26,13 @@ import {
   type PreApprovalPolicy,
 } from '@skillhub/gate';
 import type { UpstreamServer } from '../mcp/upstream-server';
+
+/** An Agent Skill (`SKILL.md`) offered to clients as an MCP prompt: instructions, never code. */
+export interface SkillPrompt {
+  name: string;
+  description: string;
+  text: string;
+}
 
 export interface GatewayPolicy {
   environment: GateEnvironment;
@@ -39,12 +50,27 @@ export class Gateway {
   constructor(
     private readonly upstreams: readonly UpstreamServer[],
     private readonly policy: GatewayPolicy,
+    private readonly prompts: readonly SkillPrompt[] = [],
   ) {}
 
   /** A gateway server for one client connection. */
   createServer(): Server {
-    const server = new Server({ name: 'skillhub-gateway', version: '0.1.0' }, { capabilities: { tools: {} } });
+    const server = new Server(
+      { name: 'skillhub-gateway', version: '0.1.0' },
+      { capabilities: { tools: {}, prompts: {} } },
+    );
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await this.tools() }));
+    server.setRequestHandler(ListPromptsRequestSchema, () => ({
+      prompts: this.prompts.map(({ name, description }) => ({ name, description })),
+    }));
+    server.setRequestHandler(GetPromptRequestSchema, (request) => {
+      const prompt = this.prompts.find((p) => p.name === request.params.name);
+      if (!prompt) throw new McpError(ErrorCode.InvalidParams, `no prompt ${request.params.name}`);
+      return {
+        description: prompt.description,
+        messages: [{ role: 'user', content: { type: 'text', text: prompt.text } }],
+      };
+    });
     server.setRequestHandler(CallToolRequestSchema, (request) =>
       this.call(server, request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>),
     );

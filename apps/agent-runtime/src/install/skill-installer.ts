@@ -11,6 +11,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as semver from 'semver';
 import { readBundle } from '@skillhub/bundle';
+import { parseSkill, type NormalizedSkill } from '@skillhub/skill-formats';
 import { publicKeyFromPem, type ServedCertificate, type TrustedKey, verifyInstallation } from '@skillhub/signing';
 import { type PinnedKey, TrustState } from './trust-state';
 
@@ -41,7 +42,7 @@ export interface InstallOptions {
 }
 
 export type InstallResult =
-  | { ok: true; author: string; name: string; version: string; path: string }
+  | { ok: true; author: string; name: string; version: string; path: string; skill: NormalizedSkill }
   | { ok: false; author: string; name: string; reason: string; message: string };
 
 export class SkillInstaller {
@@ -52,8 +53,8 @@ export class SkillInstaller {
 
   async install(author: string, name: string, range: string): Promise<InstallResult> {
     const refuse = (reason: string, message: string): InstallResult => ({ ok: false, author, name, reason, message });
-    const skill = await this.hub.getSkill(author, name);
-    const inRange = skill.versions
+    const listing = await this.hub.getSkill(author, name);
+    const inRange = listing.versions
       .filter((v) => v.status !== 'yanked' && semver.satisfies(v.version, range))
       .sort((a, b) => semver.rcompare(a.version, b.version));
     // The highest certified version; failing that, a revoked or expired one, so the refusal
@@ -106,7 +107,10 @@ export class SkillInstaller {
     renameSync(staging, target);
     this.options.state.saveCheckpoint(verdict.checkpoint);
     this.options.state.saveRevocationsSeenAt(verdict.revocationsIssuedAt);
-    return { ok: true, author, name, version, path: target };
+    // Parsed from the verified bytes: what the runtime serves is what the certificate covers.
+    const { skill } = parseSkill(bundle.files, { namespace: author, version, folderName: bundle.rootFolder });
+    if (!skill) return refuse('tampered', `${author}/${name}@${version} no longer parses`);
+    return { ok: true, author, name, version, path: target, skill };
   }
 
   private async trustedKeys(): Promise<TrustedKey[]> {
