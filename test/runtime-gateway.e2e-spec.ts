@@ -185,4 +185,21 @@ describe('gateway over real MCP servers', () => {
       await new Promise((r) => http.close(r));
     }
   });
+
+  it('returns upstream resources marked as untrusted data', async () => {
+    const { client } = await connect();
+    const resources = (await client.listResources()).resources;
+    const fromEverything = resources.find((r) => r.uri.startsWith('skillhub-resource://everything/'));
+    expect(fromEverything).toBeDefined();
+    const read = await client.readResource({ uri: fromEverything!.uri });
+    const [notice, ...rest] = read.contents;
+    expect(notice).toMatchObject({
+      text: expect.stringContaining('UNTRUSTED DATA'),
+      _meta: { 'skillhub/untrusted': true },
+    });
+    expect(rest.length).toBeGreaterThan(0);
+    for (const part of rest)
+      expect(part._meta).toMatchObject({ 'skillhub/untrusted': true, 'skillhub/server': 'everything' });
+    await expect(client.readResource({ uri: 'skillhub-resource://nowhere/x' })).rejects.toThrow(/no resource/);
+  });
 });

@@ -16,8 +16,6 @@ export const runtimeConfigSchema = z.object({
   skills: z.array(z.string().regex(SKILL_SPEC, 'author/name@<semver range>')).max(200).default([]),
   mcp_servers: z.array(mcpServerConfigSchema).max(100).default([]),
   approvals: z.object({ allow: z.array(z.string()).max(1000).default([]) }).default({ allow: [] }),
-  /** Upstream servers' sampling requests are refused unless enabled. */
-  sampling: z.boolean().default(false),
   gateway: z
     .object({
       stdio: z.boolean().default(false),

@@ -8,7 +8,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ReadResourceResult, Resource, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from './mcp-server.config';
 import { maskSecrets, serverEnvironment } from './server-environment';
 
@@ -42,6 +42,7 @@ export class UpstreamServer {
     if (this.state.status === 'connected') return this.state;
     if (this.state.status === 'failed' && this.now() < this.state.retryAt) return this.state;
     const failures = this.state.status === 'failed' ? this.state.failures : 0;
+    // No sampling capability is declared: an upstream server's sampling requests are refused.
     const client = new Client({ name: 'skillhub-agent-runtime', version: '0.1.0' });
     try {
       await withTimeout(client.connect(this.transport()), this.options.connectTimeoutMs, 'connect');
@@ -66,6 +67,17 @@ export class UpstreamServer {
     return (await this.client.callTool({ name, arguments: args }, undefined, {
       timeout: this.options.callTimeoutMs,
     })) as CallToolResult;
+  }
+
+  /** The server's resources, when it offers any (an empty list otherwise). */
+  async listResources(): Promise<Resource[]> {
+    if (!this.client?.getServerCapabilities()?.resources) return [];
+    return (await this.client.listResources(undefined, { timeout: this.options.callTimeoutMs })).resources;
+  }
+
+  async readResource(uri: string): Promise<ReadResourceResult> {
+    if (!this.client) throw new Error(`server ${this.config.name} is not connected`);
+    return this.client.readResource({ uri }, { timeout: this.options.callTimeoutMs });
   }
 
   async close(): Promise<void> {
