@@ -14,6 +14,7 @@ import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/
 import { createPreApprovalPolicy, EMPTY_PRE_APPROVAL_POLICY, type PreApprovalPolicy } from '@skillhub/gate';
 import { Gateway } from '../apps/agent-runtime/src/gateway/gateway';
 import { serveGatewayHttp } from '../apps/agent-runtime/src/gateway/gateway-http';
+import { MemoryToolPins } from '../apps/agent-runtime/src/gateway/tool-pins';
 import { mcpServerConfigSchema } from '../apps/agent-runtime/src/mcp/mcp-server.config';
 import { UpstreamServer } from '../apps/agent-runtime/src/mcp/upstream-server';
 import { sparePort, waitFor } from './support/private-redis';
@@ -78,11 +79,15 @@ describe('gateway over real MCP servers', () => {
     rmSync(folder, { recursive: true, force: true });
   });
 
-  async function connect(policy: PreApprovalPolicy = EMPTY_PRE_APPROVAL_POLICY, answer?: 'accept' | 'decline') {
+  async function connect(
+    policy: PreApprovalPolicy = EMPTY_PRE_APPROVAL_POLICY,
+    answer?: 'accept' | 'decline',
+    pins: MemoryToolPins = new MemoryToolPins(),
+  ) {
     const gateway = new Gateway(upstreams, {
       environment: { production: false, trustedInProdAllowed: false },
       preApproval: policy,
-      pinnedHashes: new Map(),
+      pins,
     });
     const client = new Client({ name: 'test', version: '1.0.0' }, { capabilities: answer ? { elicitation: {} } : {} });
     const asked: string[] = [];
@@ -170,7 +175,7 @@ describe('gateway over real MCP servers', () => {
     const gateway = new Gateway(upstreams, {
       environment: { production: false, trustedInProdAllowed: false },
       preApproval: EMPTY_PRE_APPROVAL_POLICY,
-      pinnedHashes: new Map(),
+      pins: new MemoryToolPins(),
     });
     const http = await serveGatewayHttp(gateway, '127.0.0.1', 0);
     const client = new Client({ name: 'http-test', version: '1.0.0' });
@@ -201,5 +206,20 @@ describe('gateway over real MCP servers', () => {
     for (const part of rest)
       expect(part._meta).toMatchObject({ 'skillhub/untrusted': true, 'skillhub/server': 'everything' });
     await expect(client.readResource({ uri: 'skillhub-resource://nowhere/x' })).rejects.toThrow(/no resource/);
+  });
+
+  it('blocks a tool whose definition changed since it was pinned, even with approval', async () => {
+    const pins = new MemoryToolPins();
+    pins.pinIfNew('mcp__everything__get-sum', {
+      name: 'get-sum',
+      description: 'What the tool said it did when it was first seen',
+      inputSchema: { type: 'object' },
+    });
+    const { client } = await connect(createPreApprovalPolicy({ allow: ['mcp__everything__*'] }), 'accept', pins);
+    const result = await call(client, 'mcp__everything__get-sum', { a: 1, b: 2 });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/definition/i);
+    // An unpinned gateway pins on first sight and lets the same safe call through.
+    expect(text(await call((await connect()).client, 'mcp__everything__get-sum', { a: 1, b: 2 }))).toContain('3');
   });
 });

@@ -18,6 +18,7 @@ const { stringify } = require('yaml');
 const dist = (p) => require(`../../dist/${p}`);
 const { Gateway } = dist('apps/agent-runtime/src/gateway/gateway');
 const { serveGatewayHttp } = dist('apps/agent-runtime/src/gateway/gateway-http');
+const { MemoryToolPins } = dist('apps/agent-runtime/src/gateway/tool-pins');
 const { UpstreamServer } = dist('apps/agent-runtime/src/mcp/upstream-server');
 const { mcpServerConfigSchema } = dist('apps/agent-runtime/src/mcp/mcp-server.config');
 const { EMPTY_PRE_APPROVAL_POLICY } = dist('libs/gate/src');
@@ -58,7 +59,7 @@ async function main() {
   const gateway = new Gateway([upstream], {
     environment: { production: false, trustedInProdAllowed: false },
     preApproval: EMPTY_PRE_APPROVAL_POLICY,
-    pinnedHashes: new Map(),
+    pins: new MemoryToolPins(),
   });
   const inProcess = new Client({ name: 'in-process', version: '1' });
   const [a, b] = InMemoryTransport.createLinkedPair();

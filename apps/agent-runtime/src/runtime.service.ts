@@ -16,6 +16,7 @@ import { type InstallResult, SkillInstaller } from './install/skill-installer';
 import { skillPrompt, skillServers } from './install/installed-skill';
 import { TrustState } from './install/trust-state';
 import { Gateway } from './gateway/gateway';
+import { FileToolPins } from './gateway/tool-pins';
 import { serveGatewayHttp } from './gateway/gateway-http';
 import { UpstreamServer } from './mcp/upstream-server';
 
@@ -54,7 +55,7 @@ export class RuntimeService implements OnApplicationBootstrap, OnApplicationShut
           trustedInProdAllowed: isTrustedInProdAllowed(process.env.KAZMA_MCP_TRUSTED_IN_PROD),
         },
         preApproval: createPreApprovalPolicy(runtime.approvals),
-        pinnedHashes: new Map(),
+        pins: new FileToolPins(join(runtime.state_dir, 'trust', 'tool-pins.json')),
       },
       installed.flatMap((skill) => skillPrompt(skill)),
     );

@@ -30,6 +30,7 @@ import {
   type PreApprovalPolicy,
 } from '@skillhub/gate';
 import type { UpstreamServer } from '../mcp/upstream-server';
+import type { ToolPins } from './tool-pins';
 
 /** An Agent Skill (`SKILL.md`) offered to clients as an MCP prompt: instructions, never code. */
 export interface SkillPrompt {
@@ -41,8 +42,8 @@ export interface SkillPrompt {
 export interface GatewayPolicy {
   environment: GateEnvironment;
   preApproval: PreApprovalPolicy;
-  /** Tool-definition hashes pinned by certificates: `mcp__<server>__<tool>` → sha256. */
-  pinnedHashes: ReadonlyMap<string, string>;
+  /** Tool-definition pins (on first use): a changed definition is blocked by the gate. */
+  pins: ToolPins;
 }
 
 const refusal = (decision: GateDecision, why: string): CallToolResult => ({
@@ -88,7 +89,11 @@ export class Gateway {
       this.upstreams.map(async (upstream) => {
         const state = await upstream.ensureConnected();
         if (state.status !== 'connected') return [];
-        return state.tools.map((tool) => ({ ...tool, name: namespacedToolName(upstream.config.name, tool.name) }));
+        return state.tools.map((tool) => {
+          const name = namespacedToolName(upstream.config.name, tool.name);
+          this.policy.pins.pinIfNew(name, definitionOf(tool));
+          return { ...tool, name };
+        });
       }),
     );
     return lists.flat();
@@ -99,13 +104,14 @@ export class Gateway {
     const upstream = parsed && this.upstreams.find((u) => u.config.name === parsed.server);
     const state = upstream ? await upstream.ensureConnected() : null;
     const live = state?.status === 'connected' ? state.tools.find((t) => t.name === parsed!.tool) : undefined;
+    if (live) this.policy.pins.pinIfNew(name, definitionOf(live));
     const input = {
       toolName: name,
       args,
       server: { name: parsed?.server ?? '', trust: upstream?.config.trust ?? 'approval_required' },
       environment: this.policy.environment,
-      liveDefinition: live && { name: live.name, description: live.description, inputSchema: live.inputSchema },
-      pinnedHash: this.policy.pinnedHashes.get(name) ?? null,
+      liveDefinition: live && definitionOf(live),
+      pinnedHash: this.policy.pins.get(name),
       annotations: live?.annotations,
       preApproval: this.policy.preApproval,
     };
@@ -178,3 +184,9 @@ export class Gateway {
 
 const gatewayUri = (server: string, uri: string): string =>
   `skillhub-resource://${encodeURIComponent(server)}/${encodeURIComponent(uri)}`;
+
+const definitionOf = (tool: Tool) => ({
+  name: tool.name,
+  description: tool.description,
+  inputSchema: tool.inputSchema,
+});
