@@ -2,7 +2,8 @@
 // The gateway's cost: a safe tool call (server-everything's get-sum over stdio) made
 // directly with the SDK client, through the gateway in-process, and through the
 // gateway over Streamable HTTP, all in one run; then the agent-runtime as its own
-// process with 5 MCP servers: time from spawn to tools-ready, and its peak RSS.
+// process installing 5 certified skills from a hub, each with an MCP server: time from
+// spawn to tools-ready, and its peak RSS.
 // Run `npm run build` first; `npm run bench:runtime`. BENCH_CALLS (default 500).
 const { spawn } = require('node:child_process');
 const { readFileSync, writeFileSync, rmSync } = require('node:fs');
@@ -87,28 +88,83 @@ async function main() {
       `| ${r.label} | ${r.p50.toFixed(3)} | ${r.p99.toFixed(3)} | ${(r.p50 / base.p50).toFixed(2)}× (+${(r.p50 - base.p50).toFixed(3)} ms) |`,
     );
   console.log(
-    `\nagent-runtime with 5 MCP servers: start → tools ready ${ready.ms.toFixed(0)} ms, ${ready.tools} tools, peak RSS ${ready.rss.toFixed(0)} MiB (its own process)`,
+    `\nagent-runtime with 5 installed skills (5 MCP servers): start → tools ready ${ready.ms.toFixed(0)} ms, ${ready.tools} tools, peak RSS ${ready.rss.toFixed(0)} MiB (its own process)`,
   );
 }
 
-/** Spawns dist/apps/agent-runtime with `servers` server-everything instances and polls until all tools are listed. */
-async function runtimeStartup(servers) {
+/**
+ * A hub on the embedded database (certifying in-process), five published and certified
+ * skills each declaring one server-everything; then the runtime is spawned with those five
+ * skills in its config: the time covers five offline-verified installs and five servers.
+ */
+async function runtimeStartup(skills) {
+  const { randomBytes } = require('node:crypto');
+  const { createHubApp } = dist('apps/hub-api/src/create-hub-app');
+  const { loadConfig } = dist('libs/config/src');
+  const { startEmbeddedDatabase } = dist('libs/registry/src');
+  const { writeBundle } = dist('libs/bundle/src');
+  const db = await startEmbeddedDatabase(null);
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: undefined,
+    HUB_ADMIN_TOKEN: randomBytes(24).toString('hex'),
+    HUB_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    REDIS_PREFIX: `skillhub-bench-${Date.now()}`,
+    OUTBOX_POLL_MS: '100',
+    LOG_LEVEL: 'error',
+  });
+  const hub = await createHubApp(config, { url: db.url, embedded: true, stop: () => db.stop() });
+  await hub.listen(0, '127.0.0.1');
+  const base = (await hub.getUrl()).replace('[::1]', '127.0.0.1');
+  const api = async (method, path, body, headers = {}) => {
+    const res = await fetch(base + path, { method, headers, body });
+    if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}`);
+    return res.json();
+  };
+  const { token } = await api('POST', '/api/v1/tokens', JSON.stringify({ namespace: 'bench-labs' }), {
+    authorization: `Bearer ${config.HUB_ADMIN_TOKEN}`,
+    'content-type': 'application/json',
+  });
+  const names = Array.from({ length: skills }, (_, i) => `runtime-bench-${i}`);
+  for (const [i, name] of names.entries()) {
+    const manifest = {
+      name,
+      version: '1.0.0',
+      description: 'A benchmark skill whose MCP server the runtime starts.',
+      author: 'bench-labs',
+      license: 'MIT',
+      mcp_servers: [{ name: `everything-${i}`, type: 'stdio', command: command[0], args: command.slice(1) }],
+    };
+    const bundle = writeBundle([{ path: 'skill_manifest.yaml', content: stringify(manifest) }], { rootFolder: name });
+    await api('POST', '/api/v1/skills', bundle, {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/gzip',
+    });
+  }
+  for (const name of names) {
+    for (;;) {
+      const { status } = await api('GET', `/api/v1/skills/bench-labs/${name}/versions/1.0.0/certification`);
+      if (status === 'certified') break;
+      if (status !== 'pending') throw new Error(`${name} ended ${status}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
   const port = 39000 + Math.floor(Math.random() * 1000);
-  const file = join(tmpdir(), `skillhub-runtime-bench-${process.pid}.yaml`);
+  const stateDir = join(tmpdir(), `skillhub-runtime-bench-${process.pid}`);
+  const file = `${stateDir}.yaml`;
   writeFileSync(
     file,
     stringify({
-      mcp_servers: Array.from({ length: servers }, (_, i) => ({
-        name: `everything-${i}`,
-        transport: 'stdio',
-        command,
-      })),
+      hub: base,
+      state_dir: stateDir,
+      skills: names.map((n) => `bench-labs/${n}@^1.0.0`),
       gateway: { http: { host: '127.0.0.1', port } },
     }),
   );
   const t0 = performance.now();
   const proc = spawn(process.execPath, ['dist/apps/agent-runtime/src/main.js'], {
-    env: { ...process.env, RUNTIME_CONFIG: file, KAZMA_HUB_URL: 'http://127.0.0.1:1' },
+    env: { ...process.env, RUNTIME_CONFIG: file, KAZMA_HUB_URL: base, HUB_LOG_ORIGIN: config.HUB_LOG_ORIGIN },
     stdio: 'ignore',
   });
   try {
@@ -118,7 +174,7 @@ async function runtimeStartup(servers) {
         await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
         const { tools } = await client.listTools();
         await client.close();
-        if (tools.length >= servers * 10) {
+        if (tools.length >= skills * 10) {
           const ms = performance.now() - t0;
           const rss = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${proc.pid}/status`, 'utf8'))[1]) / 1024;
           return { ms, tools: tools.length, rss };
@@ -132,6 +188,8 @@ async function runtimeStartup(servers) {
   } finally {
     proc.kill('SIGTERM');
     rmSync(file, { force: true });
+    rmSync(stateDir, { recursive: true, force: true });
+    await hub.close();
   }
 }
 
