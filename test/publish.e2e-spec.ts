@@ -316,4 +316,16 @@ describe('publish and read back', () => {
     const paths = res.body.errors.map((e: { path: string }) => e.path).join(' ');
     for (const field of ['name', 'version', 'description', 'author', 'license']) expect(paths).toContain(field);
   });
+
+  it('gives every response a request id, echoes a sane incoming one, and puts it in problem bodies', async () => {
+    const fresh = await hub.http.get('/api/v1/health').expect(200);
+    expect(fresh.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const echoed = await hub.http.get('/api/v1/health').set('x-request-id', 'trace-1234abcd');
+    expect(echoed.headers['x-request-id']).toBe('trace-1234abcd');
+    const insane = await hub.http.get('/api/v1/health').set('x-request-id', '<script>');
+    expect(insane.headers['x-request-id']).not.toBe('<script>');
+    const problem = await hub.http.get('/api/v1/skills/nobody/nothing').set('x-request-id', 'trace-5678efgh');
+    expect(problem.status).toBe(404);
+    expect(problem.body.request_id).toBe('trace-5678efgh');
+  });
 });

@@ -1,5 +1,5 @@
 /** Builds the hub-api application (not yet listening); `main.ts` and the e2e tests share it. */
-import type { INestApplication, LogLevel } from '@nestjs/common';
+import { ConsoleLogger, type INestApplication, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
@@ -7,6 +7,7 @@ import { json, raw } from 'express';
 import type { HubConfig } from '@skillhub/config';
 import { kazmaPathsMiddleware } from './common/kazma-paths.middleware';
 import { ProblemFilter } from './common/problem.filter';
+import { requestContextMiddleware } from './common/request-context';
 import { createValidationPipe } from './common/validation.pipe';
 import { type DatabaseEndpoint, HubApiModule } from './hub-api.module';
 import { HUB_VERSION } from './hub-version';
@@ -24,10 +25,14 @@ export async function createHubApp(config: HubConfig, database: DatabaseEndpoint
   const app = await NestFactory.create<NestExpressApplication>(HubApiModule.forRoot(config, database), {
     bodyParser: false,
     abortOnError: false,
-    logger: LOG_LEVELS.slice(0, LOG_LEVELS.indexOf(config.LOG_LEVEL) + 1),
+    logger: new ConsoleLogger({
+      logLevels: LOG_LEVELS.slice(0, LOG_LEVELS.indexOf(config.LOG_LEVEL) + 1),
+      json: config.LOG_FORMAT === 'json',
+    }),
   });
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
+  app.use(requestContextMiddleware);
   app.use(kazmaPathsMiddleware);
   app.use(json({ limit: JSON_BODY_LIMIT }));
   // Raw bundle bodies stop at the configured size; body-parser answers 413 past it.

@@ -7,6 +7,7 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, HttpSta
 import type { Request, Response } from 'express';
 import { DomainError, type Problem } from '@skillhub/errors';
 import { statusForCode } from './error-status';
+import { currentRequestId } from './request-context';
 
 interface ProblemFields {
   type: string;
@@ -29,7 +30,8 @@ export class ProblemFilter implements ExceptionFilter {
     const ctx = host.switchToHttp();
     const req = ctx.getRequest<Request>();
     const res = ctx.getResponse<Response>();
-    const body = this.toProblem(exception, req);
+    const requestId = currentRequestId();
+    const body: ProblemBody = { ...this.toProblem(exception, req), ...(requestId ? { request_id: requestId } : {}) };
     if (body.status >= 500) {
       this.logger.error(
         `${req.method} ${req.path} failed`,
