@@ -1,0 +1,119 @@
+/** The offline commands' work: validate, sign (Kazma's scheme) and check certification of a skill folder. */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseDocument } from 'yaml';
+import { readBundle } from '@skillhub/bundle';
+import { certify, type CertificationReport } from '@skillhub/certification';
+import type { Problem } from '@skillhub/errors';
+import { kazmaChecksum, kazmaSignature } from '@skillhub/signing';
+import { KAZMA_MANIFEST_FILE, parseSkill, type NormalizedSkill } from '@skillhub/skill-formats';
+import { CliError, EXIT } from './exit-codes';
+import { packDir, readSkillDir } from './pack-dir';
+
+export interface LocalContext {
+  /** For formats without an author (SwarmKit, Agent Skills). */
+  namespace?: string;
+  /** For formats without a version (Agent Skills). */
+  version?: string;
+}
+
+export interface ValidateResult {
+  valid: boolean;
+  skill: NormalizedSkill | null;
+  problems: Problem[];
+}
+
+export function validateDir(dir: string, context: LocalContext = {}): ValidateResult {
+  const files = readSkillDir(dir).map((f) => ({
+    path: f.path,
+    content: typeof f.content === 'string' ? Buffer.from(f.content) : f.content,
+  }));
+  const { skill, problems } = parseSkill(files, { namespace: context.namespace ?? 'local', version: context.version });
+  return { valid: skill !== null, skill, problems };
+}
+
+export interface SignResult {
+  manifest: string;
+  entryPoint: string;
+  checksum: string;
+  signature: string;
+}
+
+const ENTRY_POINT = /^([A-Za-z_][A-Za-z0-9_]*)(?:\.py|:[A-Za-z_][A-Za-z0-9_]*)?$/;
+
+/**
+ * Kazma's `hub sign`: checksum = hex SHA-256 of the entry-point file, signature = hex
+ * HMAC-SHA256 of that hex string keyed by the secret; both written into skill_manifest.yaml.
+ */
+export function signDir(dir: string, secret: string): SignResult {
+  if (secret === '') throw new CliError('no signing secret', EXIT.usage, 'Set KAZMA_SECRET or pass --secret.');
+  const manifestPath = join(resolve(dir), KAZMA_MANIFEST_FILE);
+  let text: string;
+  try {
+    text = readFileSync(manifestPath, 'utf8');
+  } catch {
+    throw new CliError(`${dir}: no ${KAZMA_MANIFEST_FILE}`, EXIT.usage, 'Only Kazma code skills are signed.');
+  }
+  const doc = parseDocument(text);
+  if (doc.errors.length > 0) {
+    throw new CliError(`${KAZMA_MANIFEST_FILE}: ${doc.errors[0]!.message.split('\n')[0]}`, EXIT.refused);
+  }
+  const entry = doc.get('entry_point');
+  const match = typeof entry === 'string' ? ENTRY_POINT.exec(entry) : null;
+  if (!match) {
+    throw new CliError(
+      `${KAZMA_MANIFEST_FILE}: no valid entry_point`,
+      EXIT.refused,
+      'Write entry_point: module:Class.',
+    );
+  }
+  const entryPoint = `${match[1]}.py`;
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(join(resolve(dir), entryPoint));
+  } catch {
+    throw new CliError(`entry_point names ${entryPoint}, which is not in ${dir}`, EXIT.refused);
+  }
+  const checksum = kazmaChecksum(bytes);
+  const signature = kazmaSignature(checksum, secret);
+  doc.set('checksum', checksum);
+  doc.set('signature', signature);
+  writeFileSync(manifestPath, doc.toString());
+  return { manifest: manifestPath, entryPoint, checksum, signature };
+}
+
+export interface CheckOptions extends LocalContext {
+  kazmaSecrets: string[];
+  now?: Date;
+}
+
+export interface CheckResult {
+  report: CertificationReport;
+  /** Package probes are the hub's (they ask npm and PyPI); locally none are run. */
+  packageProbes: 'not-run';
+  packages: number;
+}
+
+/** The certifier's checks on the folder as it would be packed, with no package probes. */
+export function checkDir(dir: string, options: CheckOptions): CheckResult {
+  const bundle = readBundle(packDir(dir));
+  const { skill, problems } = parseSkill(bundle.files, {
+    namespace: options.namespace ?? 'local',
+    version: options.version,
+    folderName: bundle.rootFolder ?? undefined,
+  });
+  const report = certify({
+    bundle,
+    skill,
+    parseProblems: problems,
+    namespace: { slug: skill?.namespace ?? options.namespace ?? 'local', ownerMatches: true },
+    kazmaSecrets: options.kazmaSecrets.filter((s) => s !== ''),
+    probes: [],
+    popularNames: [],
+    policyVersion: 1,
+    now: options.now ?? new Date(),
+    certificateLifetimeDays: 365,
+  });
+  const packages = skill?.mcpServers.reduce((n, s) => n + s.packages.length, 0) ?? 0;
+  return { report, packageProbes: 'not-run', packages };
+}
