@@ -328,4 +328,16 @@ describe('publish and read back', () => {
     expect(problem.status).toBe(404);
     expect(problem.body.request_id).toBe('trace-5678efgh');
   });
+
+  it('serves Prometheus metrics to the operator only', async () => {
+    await hub.http.get('/api/v1/health').expect(200);
+    await hub.http.get('/metrics').expect(401);
+    await hub.http.get('/metrics').set('authorization', `Bearer ${token}`).expect(403);
+    const res = await hub.http.get('/metrics').set('authorization', `Bearer ${hub.adminToken}`).expect(200);
+    expect(res.headers['content-type']).toMatch(/^text\/plain/);
+    expect(res.text).toMatch(/skillhub_http_request_duration_seconds_bucket\{[^}]*route="\/api\/v1\/health"/);
+    expect(res.text).toMatch(/skillhub_certifications\{status="pending",level="none"\} \d+/);
+    expect(res.text).toMatch(/skillhub_certification_queue_jobs\{state="waiting"\} \d+/);
+    expect(res.text).toContain('skillhub_outbox_pending');
+  });
 });

@@ -7,6 +7,7 @@ import { AuthModule } from './auth/auth.module';
 import { BadgesModule } from './badges/badges.module';
 import { CertificationsModule } from './certifications/certifications.module';
 import { HealthModule } from './health/health.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { SearchModule } from './search/search.module';
 import { SkillsModule } from './skills/skills.module';
 import { SubmissionsModule } from './submissions/submissions.module';
@@ -54,6 +55,7 @@ export class HubApiModule implements OnApplicationShutdown {
         TokensModule,
         CertifierModule.forRoot({ consume: database.embedded }),
         TrustModule,
+        MetricsModule,
         SearchModule,
         CertificationsModule,
         BadgesModule,

@@ -1,0 +1,84 @@
+/**
+ * Prometheus metrics of hub-api: HTTP latency by route (the route pattern, never the raw
+ * path, so skill names cannot blow up the label set), the certification queue's depth,
+ * certification outcomes, and the outbox. Gauges are read when scraped.
+ */
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { DataSource } from 'typeorm';
+import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
+import { CERTIFICATION_QUEUE, PRODUCER_REDIS } from '@skillhub/queue';
+
+const SCRAPE_TIMEOUT_MS = 1_000;
+
+const withTimeout = <T>(p: Promise<T>): Promise<T> =>
+  Promise.race([
+    p,
+    new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timeout')), SCRAPE_TIMEOUT_MS).unref()),
+  ]);
+
+@Injectable()
+export class MetricsService implements OnModuleDestroy {
+  readonly registry = new Registry();
+  private readonly queue: Queue;
+  readonly httpDuration = new Histogram({
+    name: 'skillhub_http_request_duration_seconds',
+    help: 'HTTP request latency by method, route pattern and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [this.registry],
+  });
+
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(PRODUCER_REDIS) redis: Redis,
+    @Inject(HUB_CONFIG) config: HubConfig,
+  ) {
+    collectDefaultMetrics({ register: this.registry, prefix: 'skillhub_hub_api_' });
+    this.queue = new Queue(CERTIFICATION_QUEUE, { connection: redis, prefix: config.REDIS_PREFIX });
+    this.queue.on('error', () => undefined);
+    const queue = this.queue;
+    new Gauge({
+      name: 'skillhub_certification_queue_jobs',
+      help: 'Jobs in the certification queue by state (absent while Redis is unreachable).',
+      labelNames: ['state'] as const,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        const counts = await withTimeout(
+          queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'prioritized'),
+        ).catch(() => null);
+        for (const [state, n] of Object.entries(counts ?? {})) this.set({ state }, n);
+      },
+    });
+    const ds = this.dataSource;
+    new Gauge({
+      name: 'skillhub_certifications',
+      help: 'Certifications by status and level (current policy).',
+      labelNames: ['status', 'level'] as const,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        const rows: Array<{ status: string; level: string; n: number }> = await ds.query(
+          `SELECT status, level, count(*)::int AS n FROM certifications GROUP BY status, level`,
+        );
+        for (const r of rows) this.set({ status: r.status, level: r.level }, r.n);
+      },
+    });
+    new Gauge({
+      name: 'skillhub_outbox_pending',
+      help: 'Jobs written but not yet handed to the queue.',
+      registers: [this.registry],
+      async collect() {
+        const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM outbox WHERE dispatched_at IS NULL`);
+        this.set(n);
+      },
+    });
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.queue.close();
+  }
+}
