@@ -13,6 +13,7 @@ import { SkillsModule } from './skills/skills.module';
 import { SubmissionsModule } from './submissions/submissions.module';
 import { TokensModule } from './tokens/tokens.module';
 import { TrustModule } from './trust/trust.module';
+import { WebModule } from './web/web.module';
 
 export interface DatabaseEndpoint {
   url: string;
@@ -56,6 +57,7 @@ export class HubApiModule implements OnApplicationShutdown {
         CertifierModule.forRoot({ consume: database.embedded }),
         TrustModule,
         MetricsModule,
+        WebModule,
         SearchModule,
         CertificationsModule,
         BadgesModule,

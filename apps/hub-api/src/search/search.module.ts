@@ -2,5 +2,5 @@ import { Module } from '@nestjs/common';
 import { SkillsSearchController } from './skills-search.controller';
 import { SkillsSearchService } from './skills-search.service';
 
-@Module({ controllers: [SkillsSearchController], providers: [SkillsSearchService] })
+@Module({ controllers: [SkillsSearchController], providers: [SkillsSearchService], exports: [SkillsSearchService] })
 export class SearchModule {}

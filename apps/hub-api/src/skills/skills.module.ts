@@ -12,6 +12,6 @@ import { SkillsQueryService } from './skills-query.service';
   imports: [AuthModule, QueueModule, UploadsModule],
   controllers: [SkillsController],
   providers: [SkillPublisher, SkillsQueryService, WriteRateLimiter, DownloadCounter],
-  exports: [SkillPublisher, DownloadCounter],
+  exports: [SkillPublisher, SkillsQueryService, DownloadCounter],
 })
 export class SkillsModule {}

@@ -3,5 +3,5 @@ import { AuthModule } from '../auth/auth.module';
 import { TrustController } from './trust.controller';
 import { TrustService } from './trust.service';
 
-@Module({ imports: [AuthModule], controllers: [TrustController], providers: [TrustService] })
+@Module({ imports: [AuthModule], controllers: [TrustController], providers: [TrustService], exports: [TrustService] })
 export class TrustModule {}

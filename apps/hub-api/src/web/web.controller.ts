@@ -1,0 +1,144 @@
+/**
+ * Server-rendered pages: plain HTML forms and links (usable with JavaScript off), one
+ * inline stylesheet, nothing loaded from elsewhere. Every page, error pages included,
+ * carries a strict Content-Security-Policy and nosniff.
+ */
+import { Controller, Get, Logger, Param, Query, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { plainToInstance } from 'class-transformer';
+import { validate, type ValidationError } from 'class-validator';
+import type { Response } from 'express';
+import { DomainError } from '@skillhub/errors';
+import { CertificationStatusService } from '../certifications/certification-status.service';
+import { statusForCode } from '../common/error-status';
+import { ListSkillsQueryDto } from '../search/dto/list-skills.request.dto';
+import { SkillsSearchService } from '../search/skills-search.service';
+import { SkillsQueryService } from '../skills/skills-query.service';
+import { TrustNotFoundError, TrustService } from '../trust/trust.service';
+import type { CertificateResponseDto, LogEntryDto } from '../trust/dto/trust.dto';
+import { errorPage, homePage, namespacePage, type SearchFilters, searchPage, skillPage } from './pages';
+import { WebQueries } from './web-queries.service';
+
+export const WEB_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'";
+const NAMESPACE_PAGE_SIZE = 100;
+
+type RawQuery = Record<string, unknown>;
+
+/** One value of a query parameter: the first when repeated, undefined when empty. */
+function param(query: RawQuery, key: string): string | undefined {
+  const value = Array.isArray(query[key]) ? (query[key] as unknown[])[0] : query[key];
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+function messages(errors: ValidationError[]): string[] {
+  return errors.flatMap((e) => [...Object.values(e.constraints ?? {}), ...messages(e.children ?? [])]);
+}
+
+@ApiExcludeController()
+@Controller()
+export class WebController {
+  private readonly logger = new Logger('WebController');
+
+  constructor(
+    private readonly search: SkillsSearchService,
+    private readonly skills: SkillsQueryService,
+    private readonly certifications: CertificationStatusService,
+    private readonly trust: TrustService,
+    private readonly queries: WebQueries,
+  ) {}
+
+  @Get()
+  async home(@Res() res: Response): Promise<void> {
+    await this.render(res, async () => {
+      const [recent, stats] = await Promise.all([this.queries.recentlyCertified(), this.search.stats()]);
+      return homePage(recent, { total: stats.total_skills, certified: stats.certified_count });
+    });
+  }
+
+  @Get('search')
+  async searchPage(@Query() query: RawQuery, @Res() res: Response): Promise<void> {
+    await this.render(res, async () => {
+      const page = param(query, 'page');
+      const filters: SearchFilters = {
+        q: param(query, 'q'),
+        author: param(query, 'author'),
+        category: param(query, 'category'),
+        tags: param(query, 'tags'),
+        certified: param(query, 'certified'),
+      };
+      const dto = plainToInstance(ListSkillsQueryDto, { ...filters, page });
+      const errors = messages(await validate(dto, { whitelist: true }));
+      if (errors.length) return { status: 400, body: searchPage(filters, null, errors) };
+      filters.page = dto.page;
+      return searchPage(filters, await this.search.list(dto), []);
+    });
+  }
+
+  @Get('skills/:author/:name')
+  async skill(
+    @Param('author') author: string,
+    @Param('name') name: string,
+    @Query() query: RawQuery,
+    @Res() res: Response,
+  ): Promise<void> {
+    await this.render(res, async () => {
+      const wanted = param(query, 'version');
+      const skill = await this.skills.getSkill(author, name);
+      const version = wanted ? await this.skills.getVersion(author, name, wanted) : skill.latest;
+      if (!version) return this.notFound(`${author}/${name} has no published version.`);
+      const certification = await this.certifications.forSkill(author, name, version.version);
+      const certificate = await this.optional(() => this.trust.certificate(author, name, version.version));
+      const logEntry: LogEntryDto | null = certificate
+        ? await this.optional(() => this.trust.entry((certificate as CertificateResponseDto).log_index))
+        : null;
+      return skillPage({ skill, version, certification, certificate, logEntry });
+    });
+  }
+
+  @Get('namespaces/:slug')
+  async namespace(@Param('slug') slug: string, @Res() res: Response): Promise<void> {
+    await this.render(res, async () => {
+      if (!(await this.queries.namespaceExists(slug))) return this.notFound(`There is no namespace ${slug}.`);
+      const result = await this.search.list(
+        plainToInstance(ListSkillsQueryDto, { author: slug, per_page: NAMESPACE_PAGE_SIZE, sort: 'updated' }),
+      );
+      return namespacePage(slug, result);
+    });
+  }
+
+  private notFound(detail: string): { status: number; body: string } {
+    return { status: 404, body: errorPage('Not found', detail) };
+  }
+
+  /** A trust read that may have nothing to show (no certificate yet). */
+  private async optional<T>(read: () => Promise<T>): Promise<T | null> {
+    try {
+      return await read();
+    } catch (err) {
+      if (err instanceof TrustNotFoundError) return null;
+      throw err;
+    }
+  }
+
+  private async render(res: Response, page: () => Promise<string | { status: number; body: string }>): Promise<void> {
+    let status = 200;
+    let body: string;
+    try {
+      const out = await page();
+      if (typeof out === 'string') body = out;
+      else ({ status, body } = out);
+    } catch (err) {
+      status = err instanceof DomainError ? statusForCode(err.code) : 500;
+      if (status === 404) body = errorPage('Not found', err instanceof Error ? err.message : 'Not found.');
+      else if (status < 500) body = errorPage('Bad request', err instanceof Error ? err.message : 'Bad request.');
+      else {
+        this.logger.error('page failed', err instanceof Error ? err.stack : String(err));
+        body = errorPage('Something went wrong', 'The page could not be shown. Try again later.');
+      }
+    }
+    res.setHeader('Content-Security-Policy', WEB_CSP);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'same-origin');
+    res.status(status).type('text/html; charset=utf-8').send(body);
+  }
+}

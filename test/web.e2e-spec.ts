@@ -1,0 +1,240 @@
+/**
+ * The server-rendered pages over HTTP, against real PostgreSQL, Redis and a certifier-worker:
+ * every page answers with the right content, escapes what publishers wrote, stays under
+ * 100 KiB, carries its security headers, and shows the certification report by severity.
+ */
+import type TestAgent from 'supertest/lib/agent';
+import { stringify } from 'yaml';
+import { writeBundle } from '@skillhub/bundle';
+import { FakeRegistries } from '@skillhub/package-probe/testing';
+import { kazmaChecksum, kazmaSignature } from '@skillhub/signing';
+import { uniqueName } from '@skillhub/testing';
+import { WEB_CSP } from '../apps/hub-api/src/web/web.controller';
+import { startTestHub, type TestHub } from './support/test-hub';
+
+const KAZMA_SECRET = 'hub-wide-kazma-secret-for-web-tests';
+const CODE = 'class WeatherSkill:\n    def get_weather(self, city):\n        return {"city": city}\n';
+const MAX_PAGE_BYTES = 100 * 1024;
+const XSS_SCRIPT = '<script>alert(1)</script>';
+const XSS_IMG = '<img src=x onerror=alert(1)>';
+
+function kazma(author: string, name: string, o: { signWith?: Buffer; description?: string; tags?: string[] } = {}) {
+  const code = Buffer.from(CODE);
+  const checksum = kazmaChecksum(o.signWith ?? code);
+  const manifest = {
+    name,
+    version: '1.0.0',
+    description: o.description ?? 'Reports the current weather for a city, with a three-day forecast.',
+    author,
+    license: 'MIT',
+    category: 'utilities',
+    capabilities: ['weather'],
+    permissions: [],
+    tags: o.tags ?? ['weather'],
+    entry_point: 'weather_skill:WeatherSkill',
+    tools: { get_weather: { description: 'Current weather for a city' } },
+    checksum,
+    signature: kazmaSignature(checksum, KAZMA_SECRET),
+  };
+  return writeBundle(
+    [
+      { path: 'skill_manifest.yaml', content: stringify(manifest) },
+      { path: 'weather_skill.py', content: code },
+    ],
+    { rootFolder: name },
+  );
+}
+
+describe('web pages', () => {
+  let hub: TestHub;
+  let registries: FakeRegistries;
+  let pages: TestAgent;
+  let token: string;
+  const ns = uniqueName('web');
+  const certifiedName = uniqueName('sunny');
+  const tamperedName = uniqueName('tampered');
+  const evilName = uniqueName('evil');
+  const uniqueTag = uniqueName('tag');
+
+  const publish = async (bytes: Buffer) => {
+    const res = await hub.http
+      .post('/api/v1/skills')
+      .set('authorization', `Bearer ${token}`)
+      .set('content-type', 'application/gzip')
+      .send(bytes);
+    expect(res.status).toBe(201);
+  };
+
+  const verdict = async (name: string) => {
+    for (let i = 0; i < 300; i++) {
+      const res = await hub.http.get(`/api/v1/skills/${ns}/${name}/versions/1.0.0/certification`).expect(200);
+      if (res.body.status !== 'pending') return res.body;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`${name} stayed pending`);
+  };
+
+  /** A page, with the headers every page carries and the size limit checked; whitespace runs collapsed. */
+  const page = async (path: string, status = 200) => {
+    const res = await pages.get(path);
+    expect(res.status).toBe(status);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers['content-security-policy']).toBe(WEB_CSP);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(Buffer.byteLength(res.text)).toBeLessThan(MAX_PAGE_BYTES);
+    // No external fonts, scripts or stylesheets.
+    expect(res.text).not.toMatch(/<script|<link|@import|@font-face/i);
+    return res.text.replace(/\s+/g, ' ');
+  };
+
+  beforeAll(async () => {
+    registries = await FakeRegistries.start();
+    hub = await startTestHub({
+      worker: true,
+      env: {
+        KAZMA_SECRET,
+        NPM_REGISTRY_URL: registries.baseUrls.npmBaseUrl,
+        PYPI_REGISTRY_URL: registries.baseUrls.pypiBaseUrl,
+        PUBLISH_RATE_LIMIT_PER_MINUTE: '1000',
+      },
+    });
+    pages = hub.http;
+    token = await hub.token(ns);
+    await publish(kazma(ns, certifiedName, { tags: ['weather', uniqueTag] }));
+    await publish(kazma(ns, tamperedName, { signWith: Buffer.from('the code that was signed\n') }));
+    await publish(kazma(ns, evilName, { description: `Weather, honest. ${XSS_SCRIPT} and ${XSS_IMG} & "quotes"` }));
+    expect((await verdict(certifiedName)).status).toBe('certified');
+    expect((await verdict(tamperedName)).status).toBe('failed');
+    await verdict(evilName);
+  });
+  afterAll(async () => {
+    await hub?.close();
+    await registries?.close();
+  });
+
+  it('home: search form with a label, landmarks, skip link and the recently certified skills', async () => {
+    const text = await page('/');
+    expect(text).toContain('<html lang="en">');
+    expect(text).toMatch(/<label for="site-search" ?>Search skills<input id="site-search"[^>]* name="q"/);
+    expect(text).toContain('<form class="search" role="search" method="get" action="/search">');
+    expect(text).toContain('<a class="skip" href="#main">');
+    expect(text).toMatch(/<header>.*<main id="main".*<\/main> ?<footer>/);
+    expect(text).toContain(':focus-visible');
+    const recent = text.slice(text.indexOf('Recently certified'));
+    expect(recent).toContain(`/skills/${ns}/${certifiedName}?version=1.0.0`);
+    expect(recent).not.toContain(tamperedName);
+  });
+
+  it('search: full text and the filters of the API, with paging links', async () => {
+    const byText = await page(`/search?q=${certifiedName}`);
+    expect(byText).toContain(`href="/skills/${ns}/${certifiedName}"`);
+    expect(byText).toMatch(/<label for="f-author" ?>Author<input id="f-author"/);
+
+    const certified = await page(`/search?author=${ns}&certified=true`);
+    expect(certified).toContain(certifiedName);
+    expect(certified).not.toContain(`/skills/${ns}/${tamperedName}`);
+    expect(certified).toContain('<option value="true" selected>');
+
+    const notCertified = await page(`/search?author=${ns}&certified=false&category=utilities`);
+    expect(notCertified).toContain(tamperedName);
+    expect(notCertified).not.toContain(`/skills/${ns}/${certifiedName}"`);
+
+    const tagged = await page(`/search?tags=${uniqueTag}`);
+    expect(tagged).toContain('1 skill found.');
+    expect(tagged).toContain(certifiedName);
+
+    const paged = await page(`/search?author=${ns}&page=2`);
+    expect(paged).toContain('3 skills found.');
+    expect(paged).toContain('No skills found.');
+    expect(paged).toContain('rel="prev"');
+
+    const bad = await page('/search?certified=maybe&page=0', 400);
+    expect(bad).toContain('certified must be true or false');
+  });
+
+  it('skill page: description, versions, badge, install snippet, certificate and its log entry', async () => {
+    const text = await page(`/skills/${ns}/${certifiedName}`);
+    expect(text).toContain('Reports the current weather for a city, with a three-day forecast.');
+    expect(text).toContain(`<img src="/api/v1/skills/${ns}/${certifiedName}/badge.svg?version=1.0.0"`);
+    expect(text).toContain(`skillhub install ${ns}/${certifiedName}@1.0.0`);
+    const { text: exact } = await pages.get(`/skills/${ns}/${certifiedName}`);
+    expect(exact).toContain(`<pre><code>skills:\n  - ${ns}/${certifiedName}@^1.0.0</code></pre>`);
+    expect(text).toMatch(/<h2 id="versions">Versions<\/h2>.*1\.0\.0/);
+    const cert = await hub.http.get(`/api/v1/skills/${ns}/${certifiedName}/versions/1.0.0/certificate`).expect(200);
+    expect(text).toContain(`<a href="/api/v1/log/entries/${cert.body.log_index}">#${cert.body.log_index}</a`);
+    expect(text).toContain(cert.body.key_id);
+    const entry = await hub.http.get(`/api/v1/log/entries/${cert.body.log_index}`).expect(200);
+    expect(text).toContain(entry.body.leaf_hash);
+
+    const pinned = await page(`/skills/${ns}/${certifiedName}?version=1.0.0`);
+    expect(pinned).toContain(`skillhub install ${ns}/${certifiedName}@1.0.0`);
+  });
+
+  it('the certification report lists every finding with rule, file, line and fix hint, grouped by severity', async () => {
+    const report = await verdict(tamperedName);
+    const findings = report.report.findings as Array<{
+      rule: string;
+      check: string;
+      severity: string;
+      file: string | null;
+      fixHint: string;
+    }>;
+    const checksum = findings.find((f) => f.check === 'C3')!;
+    expect(checksum).toBeDefined();
+
+    const text = await page(`/skills/${ns}/${tamperedName}`);
+    expect(text).toContain('This version holds no certificate.');
+    const escape = (s: string) =>
+      s
+        .replace(/&/g, '&amp;')
+        .replace(/</g, '&lt;')
+        .replace(/>/g, '&gt;')
+        .replace(/"/g, '&quot;')
+        .replace(/'/g, '&#39;')
+        .replace(/`/g, '&#96;');
+    const order = ['critical', 'high', 'medium', 'low', 'info'];
+    const positions = order
+      .filter((s) => findings.some((f) => f.severity === s))
+      .map((s) => text.indexOf(`data-severity="${s}"`));
+    expect(positions.every((p) => p > 0)).toBe(true);
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+
+    const group = text.slice(text.indexOf(`data-severity="${checksum.severity}"`));
+    const groupEnd = group.indexOf('</section>');
+    expect(group.slice(0, groupEnd)).toContain(`<code>${escape(checksum.rule)}</code>`);
+    expect(group.slice(0, groupEnd)).toContain(escape(checksum.fixHint));
+    if (checksum.file) expect(group.slice(0, groupEnd)).toContain(escape(checksum.file));
+    for (const f of findings) expect(text).toContain(escape(f.rule));
+  });
+
+  it('escapes what a publisher wrote', async () => {
+    const text = await page(`/skills/${ns}/${evilName}`);
+    expect(text).not.toContain(XSS_SCRIPT);
+    expect(text).not.toContain(XSS_IMG);
+    expect(text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(text).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(text).toContain('&amp; &quot;quotes&quot;');
+
+    const listed = await page(`/search?q=${evilName}`);
+    expect(listed).not.toContain(XSS_SCRIPT);
+    expect(listed).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+
+    const echoed = await page(`/search?q=${encodeURIComponent('"><script>alert(2)</script>')}`);
+    expect(echoed).not.toContain('<script>alert(2)');
+    expect(echoed).toContain('value="&quot;&gt;&lt;script&gt;alert(2)&lt;/script&gt;"');
+  });
+
+  it('namespace page lists its skills', async () => {
+    const text = await page(`/namespaces/${ns}`);
+    expect(text).toContain(`<h1>${ns}</h1>`);
+    expect(text).toContain('3 skills published');
+    for (const name of [certifiedName, tamperedName, evilName]) expect(text).toContain(`/skills/${ns}/${name}"`);
+  });
+
+  it('unknown skills, versions and namespaces answer a 404 page', async () => {
+    expect(await page(`/skills/${ns}/no-such-skill`, 404)).toContain('Not found');
+    expect(await page(`/skills/${ns}/${certifiedName}?version=9.9.9`, 404)).toContain('Not found');
+    expect(await page(`/skills/no-such-ns/${certifiedName}`, 404)).toContain('Not found');
+    expect(await page(`/namespaces/${uniqueName('nobody')}`, 404)).toContain('Not found');
+  });
+});
