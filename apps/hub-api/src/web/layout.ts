@@ -27,7 +27,7 @@ ul.skills li{border-bottom:1px solid #d0d7de;padding:.75rem 0}
 pre,code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9rem}
 pre{background:#f6f8fa;border:1px solid #d0d7de;padding:.75rem;overflow-x:auto;white-space:pre-wrap;word-break:break-all}
 table{border-collapse:collapse;width:100%}
-th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid #d0d7de;vertical-align:top}
+th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid #d0d7de;vertical-align:top;overflow-wrap:anywhere}
 .desc{white-space:pre-wrap}
 section{margin:1.5rem 0}
 .sev-critical,.sev-high{color:#82071e}
