@@ -340,4 +340,19 @@ describe('publish and read back', () => {
     expect(res.text).toMatch(/skillhub_certification_queue_jobs\{state="waiting"\} \d+/);
     expect(res.text).toContain('skillhub_outbox_pending');
   });
+
+  it('opens the queue board to the operator only (bearer, or Basic for a browser)', async () => {
+    const anonymous = await hub.http.get('/admin/queues');
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers['www-authenticate']).toMatch(/^Basic/);
+    await hub.http.get('/admin/queues').set('authorization', `Bearer ${token}`).expect(401);
+    const basic = Buffer.from(`operator:${hub.adminToken}`).toString('base64');
+    const page = await hub.http.get('/admin/queues').set('authorization', `Basic ${basic}`).expect(200);
+    expect(page.text).toMatch(/<html/i);
+    const api = await hub.http
+      .get('/admin/queues/api/queues')
+      .set('authorization', `Bearer ${hub.adminToken}`)
+      .expect(200);
+    expect(JSON.stringify(api.body)).toContain('certification');
+  });
 });

@@ -8,6 +8,7 @@ import type { HubConfig } from '@skillhub/config';
 import { kazmaPathsMiddleware } from './common/kazma-paths.middleware';
 import { ProblemFilter } from './common/problem.filter';
 import { requestContextMiddleware } from './common/request-context';
+import { mountQueueBoard } from './operations/queue-board';
 import { createValidationPipe } from './common/validation.pipe';
 import { type DatabaseEndpoint, HubApiModule } from './hub-api.module';
 import { HUB_VERSION } from './hub-version';
@@ -37,6 +38,7 @@ export async function createHubApp(config: HubConfig, database: DatabaseEndpoint
   app.use(json({ limit: JSON_BODY_LIMIT }));
   // Raw bundle bodies stop at the configured size; body-parser answers 413 past it.
   app.use(raw({ type: BUNDLE_CONTENT_TYPES, limit: config.BUNDLE_MAX_COMPRESSED_BYTES }));
+  const board = mountQueueBoard(app, config);
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new ProblemFilter());
   app.enableShutdownHooks();
@@ -57,5 +59,10 @@ export async function createHubApp(config: HubConfig, database: DatabaseEndpoint
       .build(),
   );
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
+  const close = app.close.bind(app);
+  app.close = async () => {
+    await board.close();
+    await close();
+  };
   return app;
 }
