@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import { agentSkillBundle, kazmaBundle, swarmkitBundle, uniqueName } from '@skillhub/testing';
 import { binaryBody } from './support/binary-body';
+import { FakeRegistries } from '@skillhub/package-probe/testing';
 import { startTestHub, type TestHub } from './support/test-hub';
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -11,11 +12,20 @@ describe('embedded database', () => {
   let token: string;
   const ns = uniqueName('embedded');
 
+  let registries: FakeRegistries;
+
   beforeAll(async () => {
-    hub = await startTestHub({ embedded: true });
+    registries = await FakeRegistries.start();
+    hub = await startTestHub({
+      embedded: true,
+      env: { NPM_REGISTRY_URL: registries.baseUrls.npmBaseUrl, PYPI_REGISTRY_URL: registries.baseUrls.pypiBaseUrl },
+    });
     token = await hub.token(ns);
   });
-  afterAll(() => hub.close());
+  afterAll(async () => {
+    await hub.close();
+    await registries.close();
+  });
 
   const publish = (bytes: Buffer, query = '') =>
     hub.http
@@ -57,5 +67,28 @@ describe('embedded database', () => {
   it('reports itself as embedded in readiness', async () => {
     const ready = await hub.http.get('/api/v1/health/ready').expect(200);
     expect(ready.body).toMatchObject({ mode: 'embedded', database: { status: 'up' } });
+  });
+
+  it('certifies in-process, and its probe latency and verdicts show in /metrics', async () => {
+    const name = uniqueName('probed');
+    const bytes = kazmaBundle({
+      name,
+      author: ns,
+      manifest: {
+        mcp_servers: [{ name: 'weather', type: 'stdio', command: 'npx', args: ['-y', '@acme/weather-mcp@1.2.3'] }],
+      },
+    });
+    expect((await publish(bytes)).status).toBe(201);
+    let status = 'pending';
+    for (let i = 0; i < 300 && status === 'pending'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      status = (await hub.http.get(`/api/v1/skills/${ns}/${name}/versions/1.0.0/certification`)).body.status;
+    }
+    expect(status).not.toBe('pending');
+    const metrics = await hub.http.get('/metrics').set('authorization', `Bearer ${hub.adminToken}`).expect(200);
+    expect(metrics.text).toMatch(
+      /skillhub_package_probe_duration_seconds_count\{registry="npm",outcome="found"\} [1-9]/,
+    );
+    expect(metrics.text).toMatch(/skillhub_certification_outcomes_total\{status="[a-z]+",level="[a-z]+"\} [1-9]/);
   });
 });

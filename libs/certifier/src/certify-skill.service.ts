@@ -22,10 +22,17 @@ import {
 } from '@skillhub/queue';
 import { Blob, Certificate, Certification, Namespace, Skill, SkillVersion, Submission } from '@skillhub/registry';
 import { openSecret, signCertificate, type PinnedPackage } from '@skillhub/signing';
-import { parseKazmaManifestObject, parseSkill, type NormalizedSkill, type ParseResult } from '@skillhub/skill-formats';
+import {
+  parseKazmaManifestObject,
+  parseSkill,
+  type NormalizedSkill,
+  type PackageRef,
+  type ParseResult,
+} from '@skillhub/skill-formats';
 import { DomainError } from '@skillhub/errors';
 import { stringify } from 'yaml';
 import { encryptionKey } from './encryption-key';
+import { certificationOutcomes, probeLatency } from './certifier.metrics';
 import { RevocationsService } from './revocations.service';
 import { SigningKeyService } from './signing-key.service';
 import { TransparencyLog } from './transparency-log.service';
@@ -193,7 +200,7 @@ export class CertifySkillService {
       const pinned = row.report.pinnedPackages ?? [];
       const probes = await Promise.all(
         pinned.map((p) =>
-          this.prober.probe({ registry: p.registry, name: p.name, version: p.version, source: 'reprobe' }),
+          this.timedProbe({ registry: p.registry, name: p.name, version: p.version, source: 'reprobe' }),
         ),
       );
       const reason = probes
@@ -225,7 +232,14 @@ export class CertifySkillService {
   private probe(skill: NormalizedSkill | null, skillRef: string, publisher: string): Promise<ProbeResult[]> {
     const packages = skill?.mcpServers.flatMap((s) => s.packages) ?? [];
     const repositoryUrls = [skill?.repository, skill?.homepage].filter((u): u is string => !!u);
-    return Promise.all(packages.map((ref) => this.prober.probe(ref, { skillRef, publisher, repositoryUrls })));
+    return Promise.all(packages.map((ref) => this.timedProbe(ref, { skillRef, publisher, repositoryUrls })));
+  }
+
+  private async timedProbe(ref: PackageRef, expected?: Parameters<PackageProber['probe']>[1]): Promise<ProbeResult> {
+    const end = probeLatency.startTimer({ registry: ref.registry });
+    const result = await this.prober.probe(ref, expected);
+    end({ outcome: result.outcome });
+    return result;
   }
 
   private bundleLimits() {
@@ -335,6 +349,7 @@ export class CertifySkillService {
         expiresAt: report.expiresAt ? new Date(report.expiresAt) : null,
       });
       this.logger.log(`${namespace.slug}/${skill.name}@${version.version}: ${report.status} (${report.level})`);
+      certificationOutcomes.inc({ status: report.status, level: report.level });
       return report.status;
     });
   }

@@ -1,4 +1,5 @@
 export * from './certification.processor';
+export * from './certifier.metrics';
 export * from './certifier.module';
 export * from './certify-skill.service';
 export * from './encryption-key';

@@ -1,13 +1,15 @@
 /**
  * Prometheus metrics of hub-api: HTTP latency by route (the route pattern, never the raw
  * path, so skill names cannot blow up the label set), the certification queue's depth,
- * certification outcomes, and the outbox. Gauges are read when scraped.
+ * certifications by status, the outbox, and the certifier's own (probe latency by
+ * registry, verdicts) when it runs in this process. Gauges are read when scraped.
  */
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { DataSource } from 'typeorm';
+import { certificationOutcomes, probeLatency } from '@skillhub/certifier';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
 import { CERTIFICATION_QUEUE, PRODUCER_REDIS } from '@skillhub/queue';
 
@@ -37,6 +39,8 @@ export class MetricsService implements OnModuleDestroy {
     @Inject(HUB_CONFIG) config: HubConfig,
   ) {
     collectDefaultMetrics({ register: this.registry, prefix: 'skillhub_hub_api_' });
+    this.registry.registerMetric(probeLatency);
+    this.registry.registerMetric(certificationOutcomes);
     this.queue = new Queue(CERTIFICATION_QUEUE, { connection: redis, prefix: config.REDIS_PREFIX });
     this.queue.on('error', () => undefined);
     const queue = this.queue;

@@ -1,0 +1,21 @@
+/**
+ * Metrics the certifier records wherever it runs. hub-api registers them in its /metrics
+ * registry (so on the embedded database, where it certifies in-process, they are
+ * scraped); a certifier-worker process has no HTTP server and keeps them unexposed.
+ */
+import { Counter, Histogram } from 'prom-client';
+
+export const probeLatency = new Histogram({
+  name: 'skillhub_package_probe_duration_seconds',
+  help: 'Package probe latency (retries included) by registry and outcome.',
+  labelNames: ['registry', 'outcome'] as const,
+  buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+  registers: [],
+});
+
+export const certificationOutcomes = new Counter({
+  name: 'skillhub_certification_outcomes_total',
+  help: 'Verdicts recorded by this process, by status and level.',
+  labelNames: ['status', 'level'] as const,
+  registers: [],
+});
