@@ -105,6 +105,33 @@ describe('skillhub CLI', () => {
     const table = await run(['info', `${ns}/weather`]);
     expect(table.code).toBe(0);
     expect(table.stdout).toContain('VERSION');
+
+    const installDir = join(work, 'installed');
+    const install = await run([
+      'install',
+      `${ns}/weather@^1.0.0`,
+      '--dir',
+      installDir,
+      '--log-origin',
+      hub.config.HUB_LOG_ORIGIN,
+      '--json',
+    ]);
+    expect(install.stderr).toBe('');
+    expect(install.code).toBe(0);
+    expect(JSON.parse(install.stdout)).toMatchObject({ ok: true, version: '1.0.0' });
+    expect(readFileSync(join(installDir, 'skills', ns, 'weather', 'weather_skill.py'), 'utf8')).toContain(
+      'class WeatherSkill',
+    );
+    const refused = await run([
+      'install',
+      `${ns}/weather@^2.0.0`,
+      '--dir',
+      installDir,
+      '--log-origin',
+      hub.config.HUB_LOG_ORIGIN,
+    ]);
+    expect(refused.code).toBe(4);
+    expect(refused.stderr).toContain('uncertified');
   }, 120_000);
 
   it('exits 3 for a skill that does not exist', async () => {

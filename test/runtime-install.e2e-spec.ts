@@ -16,8 +16,7 @@ import { HubClient } from '@skillhub/hub-client';
 import { generateHubKey, kazmaChecksum, keyId, publicKeyFromPem } from '@skillhub/signing';
 import { agentSkillBundle, uniqueName } from '@skillhub/testing';
 import { AgentRuntimeModule } from '../apps/agent-runtime/src/agent-runtime.module';
-import { type HubReader, SkillInstaller } from '../apps/agent-runtime/src/install/skill-installer';
-import { TrustState } from '../apps/agent-runtime/src/install/trust-state';
+import { type HubReader, SkillInstaller, TrustState } from '@skillhub/installer';
 import { sparePort } from './support/private-redis';
 import { startTestHub, type TestHub } from './support/test-hub';
 

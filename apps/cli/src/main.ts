@@ -6,9 +6,10 @@
  */
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { HubClient, type SkillListItem, type TokenScope } from '@skillhub/hub-client';
+import { SkillInstaller, TrustState } from '@skillhub/installer';
 import { resolveHubUrl, resolveToken } from './config';
 import { CliError, EXIT, toCliError } from './exit-codes';
 import { colorEnabled, fields, painter, table } from './format';
@@ -442,6 +443,32 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
         print(cmd, v, () => `${v.id}: ${statusColour(v.status)}${v.status_message ? ` (${v.status_message})` : ''}`);
       });
   }
+
+  // ---- Consumer ----
+
+  program
+    .command('install <spec>')
+    .description('install a certified skill (author/name@range), verified offline before anything is written')
+    .option('--dir <path>', 'where skills and the trust state live', '.skillhub')
+    .option('--log-origin <origin>', "the hub log's origin", env.HUB_LOG_ORIGIN ?? 'skillhub.local/log')
+    .action(async (spec: string, o: { dir: string; logOrigin: string }, cmd: Command) => {
+      const match = /^([^/@\s]+)\/([^/@\s]+)@(.{1,64})$/.exec(spec);
+      if (!match) throw new CliError(`"${spec}" is not author/name@range`, EXIT.usage, 'e.g. acme-labs/weather@^1.0.0');
+      const [, author, name, range] = match;
+      const installer = new SkillInstaller(client(cmd), {
+        installDir: join(o.dir, 'skills'),
+        state: new TrustState(join(o.dir, 'trust')),
+        logOrigin: o.logOrigin,
+        pinnedKeys: [],
+        kazmaSecret: env.KAZMA_SECRET,
+      });
+      const result = await installer.install(author!, name!, range!);
+      if (!result.ok) {
+        throw new CliError(`refused ${author}/${name}: ${result.reason}: ${result.message}`, EXIT.refused);
+      }
+      const { skill: _skill, ...shown } = result;
+      print(cmd, shown, () => `installed ${author}/${name}@${result.version} in ${result.path} (verified offline)`);
+    });
 
   program
     .command('revoke <ref>')

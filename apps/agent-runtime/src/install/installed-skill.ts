@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type McpServerConfig, mcpServerConfigSchema } from '../mcp/mcp-server.config';
 import type { SkillPrompt } from '../gateway/gateway';
-import type { InstallResult } from './skill-installer';
+import type { InstallResult } from '@skillhub/installer';
 
 type Installed = Extract<InstallResult, { ok: true }>;
 

@@ -1,0 +1,2 @@
+export * from './skill-installer';
+export * from './trust-state';
