@@ -4,15 +4,10 @@
  * timeouts / network errors / malformed JSON retried with exponential backoff and full jitter
  * (honouring `Retry-After`). What stays unanswered is reported as inconclusive, never guessed.
  */
+import { backoffDelayMs, formatBytes, parseRetryAfterMs, readCapped, type RetryPolicy } from '@skillhub/http-retry';
 import type { CachedAnswer, EtagCache } from './etag-cache';
 import type { HostSemaphore } from './host-semaphore';
 import type { RegistryBase } from './registry-base';
-
-export interface RetryPolicy {
-  maxAttempts: number;
-  baseDelayMs: number;
-  maxDelayMs: number;
-}
 
 /** Counts the HTTP requests one probe sends (cache hits send none). */
 export interface RequestTrace {
@@ -44,22 +39,6 @@ type AttemptResult =
 /** Registries canonicalize names with a redirect (PyPI); more hops than this is a loop. */
 const MAX_REDIRECTS = 3;
 const RETRYABLE_STATUSES = new Set([408, 429]);
-
-/** Full jitter: a uniform delay in [0, min(max, base · 2^retry)), `retry` counting from 0. */
-export function backoffDelayMs(retry: number, policy: RetryPolicy, random: () => number): number {
-  return random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
-}
-
-/** `Retry-After` as milliseconds from `now`: delta-seconds or an HTTP date; null when absent or unreadable. */
-export function parseRetryAfterMs(header: string | null, now: number): number | null {
-  const value = header?.trim();
-  if (!value) return null;
-  if (/^\d{1,10}$/.test(value)) return Number(value) * 1000;
-  // Every HTTP-date form starts with a day name; Date.parse alone would read `1.5` as a date.
-  if (!/^[A-Za-z]{3}/.test(value)) return null;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? null : Math.max(0, at - now);
-}
 
 export class RetryingFetch {
   /** Requests under way by URL: concurrent probes of one package share one request. */
@@ -208,29 +187,3 @@ export class RetryingFetch {
     return this.options.bases.some((base) => base.contains(url));
   }
 }
-
-/** The body, or null as soon as it exceeds `maxBytes` (the rest is never read). */
-async function readCapped(response: Response, maxBytes: number): Promise<Buffer | null> {
-  const declared = Number(response.headers.get('content-length'));
-  if (response.body === null) return Buffer.alloc(0);
-  if (declared > maxBytes) {
-    await response.body.cancel();
-    return null;
-  }
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return Buffer.concat(chunks);
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-}
-
-const formatBytes = (bytes: number): string =>
-  bytes % 1_048_576 === 0 ? `${bytes / 1_048_576} MiB` : `${bytes} bytes`;

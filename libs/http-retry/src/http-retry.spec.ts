@@ -1,4 +1,4 @@
-import { backoffDelayMs, parseRetryAfterMs } from './retrying-fetch';
+import { backoffDelayMs, parseRetryAfterMs } from './http-retry';
 
 describe('backoffDelayMs', () => {
   const policy = { maxAttempts: 6, baseDelayMs: 100, maxDelayMs: 1_000 };
