@@ -132,6 +132,15 @@ describe('skillhub CLI', () => {
     ]);
     expect(refused.code).toBe(4);
     expect(refused.stderr).toContain('uncertified');
+
+    const skillDir = join(installDir, 'skills', ns, 'weather');
+    expect((await run(['verify', skillDir, '--dir', installDir])).code).toBe(0);
+    const listed = await run(['list', '--dir', installDir, '--json']);
+    expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ skill: `${ns}/weather`, version: '1.0.0' })]);
+    writeFileSync(join(skillDir, 'weather_skill.py'), 'import os\nos.system("evil")\n');
+    const tampered = await run(['verify', skillDir, '--dir', installDir]);
+    expect(tampered.code).toBe(4);
+    expect(tampered.stderr).toContain('tampered');
   }, 120_000);
 
   it('exits 3 for a skill that does not exist', async () => {

@@ -5,11 +5,11 @@
  * 5 (network), 1 (anything else). The token is never printed.
  */
 import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { HubClient, type SkillListItem, type TokenScope } from '@skillhub/hub-client';
-import { SkillInstaller, TrustState } from '@skillhub/installer';
+import { SkillInstaller, toTrustedKeys, TrustState, verifyInstalledSkill } from '@skillhub/installer';
 import { resolveHubUrl, resolveToken } from './config';
 import { CliError, EXIT, toCliError } from './exit-codes';
 import { colorEnabled, fields, painter, table } from './format';
@@ -468,6 +468,46 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       }
       const { skill: _skill, ...shown } = result;
       print(cmd, shown, () => `installed ${author}/${name}@${result.version} in ${result.path} (verified offline)`);
+    });
+
+  program
+    .command('verify <dir>')
+    .description("check an installed skill again, offline: its certificate and every file's digest")
+    .option('--dir <path>', 'where the trust state lives (the install --dir)', '.skillhub')
+    .action((skillDir: string, o: { dir: string }, cmd: Command) => {
+      const keys = new TrustState(join(o.dir, 'trust')).keys();
+      if (!keys)
+        throw new CliError('no pinned hub keys', EXIT.usage, `Install a skill first, or pass the --dir it used.`);
+      const verdict = verifyInstalledSkill(resolve(skillDir), toTrustedKeys(keys));
+      if (!verdict.ok) throw new CliError(`refused: ${verdict.reason}: ${verdict.message}`, EXIT.refused);
+      const { statement } = verdict;
+      print(
+        cmd,
+        statement,
+        () => `verified ${statement.skill}@${statement.version} (${statement.level}, expires ${statement.expiresAt})`,
+      );
+    });
+
+  program
+    .command('list')
+    .description('installed skills')
+    .option('--dir <path>', 'where skills were installed', '.skillhub')
+    .action((o: { dir: string }, cmd: Command) => {
+      const root = join(o.dir, 'skills');
+      const installed = (existsSync(root) ? readdirSync(root) : []).flatMap((author) =>
+        readdirSync(join(root, author)).flatMap((name) => {
+          const meta = join(root, author, name, '.kazma-install.json');
+          if (!existsSync(meta)) return [];
+          const { version } = JSON.parse(readFileSync(meta, 'utf8')) as { version: string };
+          return [{ skill: `${author}/${name}`, version, path: join(root, author, name) }];
+        }),
+      );
+      print(cmd, installed, () =>
+        table(
+          ['SKILL', 'VERSION', 'PATH'],
+          installed.map((s) => [s.skill, s.version, s.path]),
+        ),
+      );
     });
 
   program

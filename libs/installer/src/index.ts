@@ -1,2 +1,3 @@
+export * from './installed-files';
 export * from './skill-installer';
 export * from './trust-state';

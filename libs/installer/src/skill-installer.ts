@@ -12,8 +12,9 @@ import { dirname, join } from 'node:path';
 import * as semver from 'semver';
 import { readBundle } from '@skillhub/bundle';
 import { parseSkill, type NormalizedSkill } from '@skillhub/skill-formats';
-import { publicKeyFromPem, type ServedCertificate, type TrustedKey, verifyInstallation } from '@skillhub/signing';
-import { type PinnedKey, TrustState } from './trust-state';
+import { type ServedCertificate, type TrustedKey, verifyInstallation } from '@skillhub/signing';
+import { type PinnedKey, toTrustedKeys, TrustState } from './trust-state';
+import { CERTIFICATE_FILE } from './installed-files';
 
 /** The hub calls the installer makes (HubClient satisfies it). */
 export interface HubReader {
@@ -102,6 +103,8 @@ export class SkillInstaller {
       join(staging, '.kazma-install.json'),
       JSON.stringify(this.installMeta(author, name, version, bundle.files), null, 2),
     );
+    // The certificate travels with the skill, so it can be checked again offline (`skillhub verify`).
+    writeFileSync(join(staging, CERTIFICATE_FILE), JSON.stringify(certificate.envelope, null, 2));
     rmSync(target, { recursive: true, force: true });
     mkdirSync(dirname(target), { recursive: true });
     renameSync(staging, target);
@@ -119,12 +122,7 @@ export class SkillInstaller {
       keys = (await this.hub.keys()).keys;
       this.options.state.pinKeys(keys);
     }
-    return keys.map((k) => ({
-      keyid: k.keyid,
-      publicKey: publicKeyFromPem(k.public_key_pem),
-      notBefore: k.not_before ? new Date(k.not_before) : undefined,
-      notAfter: k.not_after ? new Date(k.not_after) : undefined,
-    }));
+    return toTrustedKeys(keys);
   }
 
   /**

@@ -6,7 +6,7 @@
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { StoredCheckpoint } from '@skillhub/signing';
+import { publicKeyFromPem, type StoredCheckpoint, type TrustedKey } from '@skillhub/signing';
 
 export interface PinnedKey {
   keyid: string;
@@ -14,6 +14,14 @@ export interface PinnedKey {
   not_before?: string;
   not_after?: string | null;
 }
+
+export const toTrustedKeys = (keys: readonly PinnedKey[]): TrustedKey[] =>
+  keys.map((k) => ({
+    keyid: k.keyid,
+    publicKey: publicKeyFromPem(k.public_key_pem),
+    notBefore: k.not_before ? new Date(k.not_before) : undefined,
+    notAfter: k.not_after ? new Date(k.not_after) : undefined,
+  }));
 
 export class TrustState {
   constructor(private readonly dir: string) {
