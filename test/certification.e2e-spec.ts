@@ -12,7 +12,6 @@ import { CertifySkillService } from '@skillhub/certifier';
 import { CERTIFICATION_QUEUE, CERTIFY_JOB } from '@skillhub/queue';
 import {
   kazmaChecksum,
-  kazmaSignature,
   publicKeyFromPem,
   verifyCertificate,
   verifyCheckpoint,
@@ -22,43 +21,26 @@ import {
   leafHash,
   verifyBundleCertificate,
 } from '@skillhub/signing';
-import { agentSkillBundle, swarmkitSkill, testRedisUrl, uniqueName } from '@skillhub/testing';
+import { agentSkillBundle, kazmaBundle, swarmkitSkill, testRedisUrl, uniqueName } from '@skillhub/testing';
 import { startTestHub, type TestHub } from './support/test-hub';
 
 const KAZMA_SECRET = 'hub-wide-kazma-secret-for-tests';
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const CODE = 'class WeatherSkill:\n    def get_weather(self, city):\n        return {"city": city}\n';
 
-function kazma(
+/** A signed Kazma skill (hub-wide secret by default); `signWith` signs other bytes than the code shipped. */
+const kazma = (
   author: string,
   name: string,
   o: { code?: string; signWith?: Buffer; secret?: string; extra?: Record<string, unknown> } = {},
-) {
-  const code = Buffer.from(o.code ?? CODE);
-  const checksum = kazmaChecksum(o.signWith ?? code);
-  const manifest = {
-    name,
-    version: '1.0.0',
-    description: 'Reports the current weather for a city, with a three-day forecast.',
+) =>
+  kazmaBundle({
     author,
-    license: 'MIT',
-    category: 'utilities',
-    capabilities: ['weather'],
-    permissions: [],
-    entry_point: 'weather_skill:WeatherSkill',
-    tools: { get_weather: { description: 'Current weather for a city' } },
-    checksum,
-    signature: kazmaSignature(checksum, o.secret ?? KAZMA_SECRET),
-    ...o.extra,
-  };
-  return writeBundle(
-    [
-      { path: 'skill_manifest.yaml', content: stringify(manifest) },
-      { path: 'weather_skill.py', content: code },
-    ],
-    { rootFolder: name },
-  );
-}
+    name,
+    code: o.code ?? CODE,
+    manifest: { permissions: [], ...o.extra },
+    sign: { secret: o.secret ?? KAZMA_SECRET, checksumOf: o.signWith },
+  });
 
 describe('certification', () => {
   let hub: TestHub;

@@ -4,11 +4,8 @@
  * 100 KiB, carries its security headers, and shows the certification report by severity.
  */
 import type TestAgent from 'supertest/lib/agent';
-import { stringify } from 'yaml';
-import { writeBundle } from '@skillhub/bundle';
 import { FakeRegistries } from '@skillhub/package-probe/testing';
-import { kazmaChecksum, kazmaSignature } from '@skillhub/signing';
-import { uniqueName } from '@skillhub/testing';
+import { kazmaBundle, uniqueName } from '@skillhub/testing';
 import { WEB_CSP } from '../apps/hub-api/src/web/web.controller';
 import { startTestHub, type TestHub } from './support/test-hub';
 
@@ -18,32 +15,18 @@ const MAX_PAGE_BYTES = 100 * 1024;
 const XSS_SCRIPT = '<script>alert(1)</script>';
 const XSS_IMG = '<img src=x onerror=alert(1)>';
 
-function kazma(author: string, name: string, o: { signWith?: Buffer; description?: string; tags?: string[] } = {}) {
-  const code = Buffer.from(CODE);
-  const checksum = kazmaChecksum(o.signWith ?? code);
-  const manifest = {
-    name,
-    version: '1.0.0',
-    description: o.description ?? 'Reports the current weather for a city, with a three-day forecast.',
+const kazma = (author: string, name: string, o: { signWith?: Buffer; description?: string; tags?: string[] } = {}) =>
+  kazmaBundle({
     author,
-    license: 'MIT',
-    category: 'utilities',
-    capabilities: ['weather'],
-    permissions: [],
-    tags: o.tags ?? ['weather'],
-    entry_point: 'weather_skill:WeatherSkill',
-    tools: { get_weather: { description: 'Current weather for a city' } },
-    checksum,
-    signature: kazmaSignature(checksum, KAZMA_SECRET),
-  };
-  return writeBundle(
-    [
-      { path: 'skill_manifest.yaml', content: stringify(manifest) },
-      { path: 'weather_skill.py', content: code },
-    ],
-    { rootFolder: name },
-  );
-}
+    name,
+    code: CODE,
+    manifest: {
+      permissions: [],
+      tags: o.tags ?? ['weather'],
+      description: o.description ?? 'Reports the current weather for a city, with a three-day forecast.',
+    },
+    sign: { secret: KAZMA_SECRET, checksumOf: o.signWith },
+  });
 
 describe('web pages', () => {
   let hub: TestHub;

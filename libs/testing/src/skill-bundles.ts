@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { stringify } from 'yaml';
 import { writeBundle, type BundleInputFile } from '@skillhub/bundle';
+import { kazmaChecksum, kazmaSignature } from '@skillhub/signing';
 
 export const uniqueName = (prefix = 'skill'): string => `${prefix}-${randomBytes(4).toString('hex')}`;
 
@@ -12,7 +13,14 @@ export interface KazmaSkillOptions {
   manifest?: Record<string, unknown>;
   code?: string;
   extraFiles?: BundleInputFile[];
+  /**
+   * Sign as Kazma's `hub sign` does: checksum of the entry point, HMAC of it with `secret`.
+   * `checksumOf` signs other bytes than the shipped code (a tampered entry point).
+   */
+  sign?: { secret: string; checksumOf?: string | Buffer };
 }
+
+const DEFAULT_CODE = 'class WeatherSkill:\n    def run(self, city):\n        return city\n';
 
 export function kazmaManifest(o: KazmaSkillOptions = {}): Record<string, unknown> {
   return {
@@ -32,14 +40,16 @@ export function kazmaManifest(o: KazmaSkillOptions = {}): Record<string, unknown
 }
 
 export function kazmaBundle(o: KazmaSkillOptions = {}): Buffer {
+  const code = o.code ?? DEFAULT_CODE;
   const manifest = kazmaManifest(o);
+  if (o.sign) {
+    const checksum = kazmaChecksum(Buffer.from(o.sign.checksumOf ?? code));
+    Object.assign(manifest, { checksum, signature: kazmaSignature(checksum, o.sign.secret) });
+  }
   return writeBundle(
     [
       { path: 'skill_manifest.yaml', content: stringify(manifest) },
-      {
-        path: 'weather_skill.py',
-        content: o.code ?? 'class WeatherSkill:\n    def run(self, city):\n        return city\n',
-      },
+      { path: 'weather_skill.py', content: code },
       ...(o.extraFiles ?? []),
     ],
     { rootFolder: String(manifest.name) },
