@@ -81,7 +81,7 @@ describe('skillhub CLI', () => {
 
     const sign = await run(['sign', dir, '--json'], { KAZMA_SECRET });
     expect(sign.code).toBe(0);
-    expect(JSON.parse(sign.stdout).entryPoint).toBe('weather_skill.py');
+    expect(JSON.parse(sign.stdout).kazma.entryPoint).toBe('weather_skill.py');
 
     const check = await run(['check-certification', dir, '--json'], { KAZMA_SECRET });
     expect(check.code).toBe(0);

@@ -6,10 +6,12 @@ import { CliError, EXIT } from './exit-codes';
 
 export const DEFAULT_HUB_URL = 'http://127.0.0.1:3000';
 
-export function configPath(env: NodeJS.ProcessEnv): string {
-  const base = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
-  return join(base, 'skillhub', 'config.json');
+/** `$XDG_CONFIG_HOME/skillhub`, else `~/.config/skillhub`: the config file and the publisher keys live here. */
+export function configDir(env: NodeJS.ProcessEnv): string {
+  return join(env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config'), 'skillhub');
 }
+
+export const configPath = (env: NodeJS.ProcessEnv): string => join(configDir(env), 'config.json');
 
 interface ConfigFile {
   token?: string;

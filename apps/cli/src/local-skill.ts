@@ -1,11 +1,19 @@
 /** The offline commands' work: validate, sign (Kazma's scheme) and check certification of a skill folder. */
+import type { KeyObject } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { readBundle } from '@skillhub/bundle';
 import { certify, type CertificationReport } from '@skillhub/certification';
 import type { Problem } from '@skillhub/errors';
-import { kazmaChecksum, kazmaSignature } from '@skillhub/signing';
+import {
+  kazmaChecksum,
+  kazmaSignature,
+  keyId,
+  PUBLISHER_SIGNATURE_FILE,
+  signPublisherFiles,
+  type TrustedKey,
+} from '@skillhub/signing';
 import { KAZMA_MANIFEST_FILE, parseSkill, type NormalizedSkill } from '@skillhub/skill-formats';
 import { CliError, EXIT } from './exit-codes';
 import { packDir, readSkillDir } from './pack-dir';
@@ -23,12 +31,18 @@ export interface ValidateResult {
   problems: Problem[];
 }
 
-export function validateDir(dir: string, context: LocalContext = {}): ValidateResult {
-  const files = readSkillDir(dir).map((f) => ({
+/** The folder's files as `pack` takes them, contents as bytes. */
+const skillFiles = (dir: string) =>
+  readSkillDir(dir).map((f) => ({
     path: f.path,
     content: typeof f.content === 'string' ? Buffer.from(f.content) : f.content,
   }));
-  const { skill, problems } = parseSkill(files, { namespace: context.namespace ?? 'local', version: context.version });
+
+export function validateDir(dir: string, context: LocalContext = {}): ValidateResult {
+  const { skill, problems } = parseSkill(skillFiles(dir), {
+    namespace: context.namespace ?? 'local',
+    version: context.version,
+  });
   return { valid: skill !== null, skill, problems };
 }
 
@@ -82,8 +96,29 @@ export function signDir(dir: string, secret: string): SignResult {
   return { manifest: manifestPath, entryPoint, checksum, signature };
 }
 
+export interface KeySignResult {
+  file: string;
+  keyId: string;
+  /** How many files the signature covers (every file but itself). */
+  files: number;
+}
+
+/**
+ * The publisher signature (C14): `.skillhub-signature.json` over every file `pack` would include.
+ * Run it last: any later change, a Kazma `sign` included, invalidates it.
+ */
+export function signDirWithKey(dir: string, privateKey: KeyObject, now = new Date()): KeySignResult {
+  const files = skillFiles(dir);
+  const file = join(resolve(dir), PUBLISHER_SIGNATURE_FILE);
+  writeFileSync(file, signPublisherFiles(files, privateKey, now));
+  const signed = files.filter((f) => f.path !== PUBLISHER_SIGNATURE_FILE).length;
+  return { file, keyId: keyId(privateKey), files: signed };
+}
+
 export interface CheckOptions extends LocalContext {
   kazmaSecrets: string[];
+  /** Public keys to verify a publisher signature with (C14); the CLI passes the user's own. */
+  publisherKeys?: TrustedKey[];
   now?: Date;
 }
 
@@ -108,6 +143,7 @@ export function checkDir(dir: string, options: CheckOptions): CheckResult {
     parseProblems: problems,
     namespace: { slug: skill?.namespace ?? options.namespace ?? 'local', ownerMatches: true },
     kazmaSecrets: options.kazmaSecrets.filter((s) => s !== ''),
+    publisherKeys: options.publisherKeys ?? [],
     probes: [],
     popularNames: [],
     policyVersion: 1,

@@ -10,10 +10,13 @@ import { basename, join, resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { HubClient, type SkillListItem, type TokenScope } from '@skillhub/hub-client';
 import { SkillInstaller, toTrustedKeys, TrustState, verifyInstalledSkill } from '@skillhub/installer';
+import { PUBLISHER_SIGNATURE_FILE } from '@skillhub/signing';
+import { KAZMA_MANIFEST_FILE } from '@skillhub/skill-formats';
 import { resolveHubUrl, resolveToken } from './config';
 import { CliError, EXIT, toCliError } from './exit-codes';
 import { colorEnabled, fields, painter, table } from './format';
-import { checkDir, signDir, validateDir } from './local-skill';
+import { generateKeyFiles, keysDir, localPublicKeys, readPrivateKey, readPublicKey, trustedKeyFile } from './key-files';
+import { checkDir, signDir, signDirWithKey, validateDir } from './local-skill';
 import { packDir } from './pack-dir';
 
 interface GlobalOptions {
@@ -255,16 +258,36 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
 
   program
     .command('sign <dir>')
-    .description("write Kazma's checksum and HMAC signature into skill_manifest.yaml")
+    .description(
+      "sign the skill: Kazma's checksum and HMAC in skill_manifest.yaml, and with --key your Ed25519 signature over every file",
+    )
     .option('--secret <secret>', 'the Kazma secret (default: KAZMA_SECRET)')
-    .action((dir: string, o, cmd: Command) => {
-      const result = signDir(dir, o.secret ?? env.KAZMA_SECRET ?? '');
-      print(cmd, result, () =>
+    .option('--key <file>', 'your Ed25519 private key (`skillhub keys generate`); writes .skillhub-signature.json')
+    .action((dir: string, o: { secret?: string; key?: string }, cmd: Command) => {
+      const secret = o.secret ?? env.KAZMA_SECRET ?? '';
+      // Read the key before anything is written, so a bad key leaves the folder as it was.
+      const privateKey = o.key === undefined ? undefined : readPrivateKey(o.key);
+      const isKazma = existsSync(join(resolve(dir), KAZMA_MANIFEST_FILE));
+      // HMAC first: the publisher signature covers the manifest it writes into.
+      const kazma = privateKey === undefined || (secret !== '' && isKazma) ? signDir(dir, secret) : undefined;
+      const publisher = privateKey === undefined ? undefined : signDirWithKey(dir, privateKey);
+      print(cmd, { kazma: kazma ?? null, publisher: publisher ?? null }, () =>
         fields([
-          ['signed', result.manifest],
-          ['entry point', result.entryPoint],
-          ['checksum', result.checksum],
-          ['signature', result.signature],
+          ...(kazma
+            ? ([
+                ['signed', kazma.manifest],
+                ['entry point', kazma.entryPoint],
+                ['checksum', kazma.checksum],
+                ['signature', kazma.signature],
+              ] as const)
+            : []),
+          ...(publisher
+            ? ([
+                ['publisher signature', publisher.file],
+                ['key', publisher.keyId],
+                ['files signed', String(publisher.files)],
+              ] as const)
+            : []),
         ]),
       );
     });
@@ -287,8 +310,20 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .option('--secret <secret>', 'the Kazma secret to verify the signature with (default: KAZMA_SECRET)')
     .option('--namespace <slug>', 'for formats without an author')
     .option('--version <semver>', 'for formats without a version')
+    .option(
+      '--public-key <file>',
+      'a registered publisher key to verify .skillhub-signature.json with (repeatable; default: your keys folder)',
+      (file: string, files: string[] = []) => [...files, file],
+    )
     .action((dir: string, o, cmd: Command) => {
-      const result = checkDir(dir, { ...o, kazmaSecrets: [o.secret ?? env.KAZMA_SECRET ?? ''] });
+      // Your keys stand in for the namespace's only to verify a signature that is there: locally an
+      // unsigned folder is judged as in a namespace without keys (the hub requires one once you register).
+      const signed = existsSync(join(resolve(dir), PUBLISHER_SIGNATURE_FILE));
+      const result = checkDir(dir, {
+        ...o,
+        kazmaSecrets: [o.secret ?? env.KAZMA_SECRET ?? ''],
+        publisherKeys: o.publicKey ? o.publicKey.map(trustedKeyFile) : signed ? localPublicKeys(keysDir(env)) : [],
+      });
       const { report } = result;
       print(cmd, { ...result, local: true }, () =>
         [
@@ -518,6 +553,67 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       const { author, name, version } = parseRef(ref, true);
       const entry = await client(cmd, true).revoke(author, name, version!, o.reason);
       print(cmd, entry, () => `revoked ${author}/${name}@${version}`);
+    });
+
+  const keys = program.command('keys').description('your Ed25519 publisher keys (C14)');
+  keys
+    .command('generate')
+    .description('create a key pair: <name>.key (0600, never leaves your machine) and <name>.pub')
+    .option('--name <name>', 'file name of the pair', 'default')
+    .option('--dir <path>', 'where to write it (default: ~/.config/skillhub/keys)')
+    .action((o: { name: string; dir?: string }, cmd: Command) => {
+      const key = generateKeyFiles(o.dir ?? keysDir(env), o.name);
+      print(cmd, { key_id: key.keyId, private_key: key.privateKey, public_key: key.publicKey }, () =>
+        [
+          fields([
+            ['key', key.keyId],
+            ['private key', `${key.privateKey} (keep it secret)`],
+            ['public key', key.publicKey],
+          ]),
+          '',
+          `next: skillhub keys register --namespace <slug> ${key.publicKey}`,
+          `then: skillhub sign <dir> --key ${key.privateKey}`,
+        ].join('\n'),
+      );
+    });
+  keys
+    .command('register <publicKey>')
+    .description('register a .pub with a namespace: from then on the hub certifies only versions signed by its keys')
+    .requiredOption('--namespace <slug>', 'the namespace')
+    .option('--name <label>', 'a label (who or what holds the private key)')
+    .action(async (file: string, o: { namespace: string; name?: string }, cmd: Command) => {
+      const { pem } = readPublicKey(file);
+      const key = await client(cmd, true).registerPublisherKey(o.namespace, pem, o.name);
+      print(cmd, key, () => `registered ${key.key_id} with ${o.namespace}: its versions must now be signed`);
+    });
+  keys
+    .command('list')
+    .description("a namespace's publisher keys")
+    .requiredOption('--namespace <slug>', 'the namespace')
+    .action(async (o: { namespace: string }, cmd: Command) => {
+      const listed = await client(cmd).publisherKeys(o.namespace);
+      print(cmd, listed, () =>
+        [
+          `signatures required: ${listed.signatures_required ? paint.green('yes') : 'no'}`,
+          table(
+            ['KEY', 'NAME', 'REGISTERED', 'REMOVED'],
+            listed.keys.map((k) => [
+              k.key_id,
+              k.name || '-',
+              k.created_at,
+              k.removed_at ? paint.red(k.removed_at) : '-',
+            ]),
+          ),
+        ].join('\n'),
+      );
+    });
+  keys
+    .command('remove <keyId>')
+    .description('remove a lost or retired key: signatures by it stop verifying')
+    .requiredOption('--namespace <slug>', 'the namespace')
+    .action(async (id: string, o: { namespace: string }, cmd: Command) => {
+      const key = await client(cmd, true).removePublisherKey(o.namespace, id);
+      print(cmd, key, () => `removed ${key.key_id} from ${o.namespace}`);
     });
 
   const tokens = program.command('tokens').description('publisher tokens');

@@ -1,6 +1,7 @@
 /** Everything the certifier needs, gathered by the worker (bundle read, packages probed) beforehand. */
 import type { Problem } from '@skillhub/errors';
 import type { Bundle } from '@skillhub/bundle';
+import type { TrustedKey } from '@skillhub/signing';
 import type { NormalizedSkill } from '@skillhub/skill-formats';
 // Not the `@skillhub/package-probe` barrel: that one pulls in the HTTP prober, which a pure lib
 // may not depend on; this file holds only the types of a probe's answer (see .dependency-cruiser.js).
@@ -29,6 +30,8 @@ export interface CertificationInput {
   };
   /** Plaintext Kazma secrets to verify a signature with: the namespace's registered one and the hub's own. */
   kazmaSecrets: string[];
+  /** The Ed25519 keys the namespace registered for publisher signatures (C14); a registered key makes them required. */
+  publisherKeys: TrustedKey[];
   /** One per package of `skill.mcpServers[].packages`, in that order. */
   probes: ProbeResult[];
   /** For C10 squatting. */

@@ -80,6 +80,7 @@ describe('certify', () => {
         'C11',
         'C12',
         'C13',
+        'C14',
       ]);
       expect([report.issuedAt, report.expiresAt, report.policyVersion]).toEqual([
         NOW.toISOString(),
@@ -110,7 +111,7 @@ describe('certify', () => {
       expect(report.findings.every((finding) => finding.fixHint.trim() !== '')).toBe(true);
       const checkNumbers = report.findings.map((finding) => Number(finding.check.slice(1)));
       expect(checkNumbers).toEqual([...checkNumbers].sort((a, b) => a - b));
-      expect(new Set(checkNumbers)).toEqual(new Set([1, 3, 4, 6, 8, 9, 10, 11, 13]));
+      expect(new Set(checkNumbers)).toEqual(new Set([1, 3, 4, 6, 8, 9, 10, 11, 13, 14]));
     });
   });
 
@@ -209,6 +210,7 @@ describe('certify', () => {
         C11: 'skipped',
         C12: 'pass',
         C13: 'pass',
+        C14: 'skipped',
       });
       expect(findingsOf(report, 'C11.skipped')[0]?.message).toContain('only the manifest was submitted');
       expect(report.requirementsMet).toMatchObject({

@@ -1,5 +1,5 @@
 /**
- * The certifier: runs every check (C1-C13) fail-closed on what the worker gathered, scores the
+ * The certifier: runs every check (C1-C14) fail-closed on what the worker gathered, scores the
  * skill as Kazma would, and derives requirements, level and status by the level rule. Pure:
  * same input, same report bytes.
  */
@@ -17,6 +17,7 @@ import { namespaceCheck } from './checks/namespace.check';
 import { ownershipCheck } from './checks/ownership.check';
 import { packagesCheck } from './checks/packages.check';
 import { pathsCheck } from './checks/paths.check';
+import { publisherSignatureCheck } from './checks/publisher-signature.check';
 import { squattingCheck } from './checks/squatting.check';
 import { textCheck } from './checks/text.check';
 import { toolsCheck } from './checks/tools.check';
@@ -41,6 +42,7 @@ const CHECKS: readonly Check[] = [
   codeScanCheck,
   textCheck,
   toolsCheck,
+  publisherSignatureCheck,
 ];
 
 const DAY_MS = 86_400_000;

@@ -20,8 +20,17 @@ import {
   type CertifyJobPayload,
   type CertifySubmissionJobPayload,
 } from '@skillhub/queue';
-import { Blob, Certificate, Certification, Namespace, Skill, SkillVersion, Submission } from '@skillhub/registry';
-import { openSecret, signCertificate, type PinnedPackage } from '@skillhub/signing';
+import {
+  Blob,
+  Certificate,
+  Certification,
+  Namespace,
+  PublisherKey,
+  Skill,
+  SkillVersion,
+  Submission,
+} from '@skillhub/registry';
+import { openSecret, publicKeyFromPem, signCertificate, type PinnedPackage, type TrustedKey } from '@skillhub/signing';
 import {
   parseKazmaManifestObject,
   parseSkill,
@@ -128,6 +137,7 @@ export class CertifySkillService {
       parseProblems: parsed.problems,
       namespace: { slug: namespace.slug, ownerMatches: namespace.ownerId === version.publishedBy },
       kazmaSecrets: this.kazmaSecrets(namespace),
+      publisherKeys: await this.publisherKeys(namespace.id),
       probes: await this.probe(parsed.skill, `${namespace.slug}/${skill.name}`, namespace.slug),
       popularNames: await this.popularNames(namespace.ownerId),
       policyVersion: subject.certification.policyVersion,
@@ -159,6 +169,7 @@ export class CertifySkillService {
       parseProblems: parsed.problems,
       namespace: { slug: submission.namespaceSlug, ownerMatches: false },
       kazmaSecrets: [],
+      publisherKeys: [],
       probes: await this.probe(
         parsed.skill,
         `${submission.namespaceSlug}/${submission.name}`,
@@ -256,6 +267,16 @@ export class CertifySkillService {
     if (namespace.kazmaSecretSealed) secrets.push(openSecret(namespace.kazmaSecretSealed, encryptionKey(this.config)));
     if (this.config.KAZMA_SECRET) secrets.push(this.config.KAZMA_SECRET);
     return secrets;
+  }
+
+  /** The namespace's publisher keys (C14); a removed one stays, valid only until its removal. */
+  private async publisherKeys(namespaceId: string): Promise<TrustedKey[]> {
+    const rows = await this.dataSource.getRepository(PublisherKey).findBy({ namespaceId });
+    return rows.map((row) => ({
+      keyid: row.keyId,
+      publicKey: publicKeyFromPem(row.publicKeyPem),
+      notAfter: row.removedAt ?? undefined,
+    }));
   }
 
   /** The most downloaded skills of other owners (all owners when `ownerId` is null). */

@@ -277,6 +277,20 @@ export const keysSchema = exactly<T.KeysResponse>()(
   }),
 );
 
+export const publisherKeySchema = exactly<T.PublisherKey>()(
+  z.object({
+    key_id: z.string(),
+    name: z.string(),
+    public_key_pem: z.string(),
+    created_at: z.string(),
+    removed_at: nullableString,
+  }),
+);
+
+export const publisherKeysSchema = exactly<T.PublisherKeysResponse>()(
+  z.object({ namespace: z.string(), signatures_required: z.boolean(), keys: z.array(publisherKeySchema) }),
+);
+
 export const checkpointSchema = exactly<T.Checkpoint>()(
   z.object({
     origin: z.string(),

@@ -351,6 +351,23 @@ export interface KeysResponse {
   keys: PublicKey[];
 }
 
+/** A publisher's own Ed25519 key, registered with a namespace (C14). */
+export interface PublisherKey {
+  key_id: string;
+  name: string;
+  public_key_pem: string;
+  created_at: string;
+  /** Set once removed: signatures by it stop verifying. */
+  removed_at: string | null;
+}
+
+export interface PublisherKeysResponse {
+  namespace: string;
+  /** An active key makes publisher signatures required for the namespace. */
+  signatures_required: boolean;
+  keys: PublisherKey[];
+}
+
 export interface Checkpoint {
   origin: string;
   tree_size: number;

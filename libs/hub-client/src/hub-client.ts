@@ -21,6 +21,8 @@ import type {
   KazmaSearchOptions,
   KazmaSearchResponse,
   KeysResponse,
+  PublisherKey,
+  PublisherKeysResponse,
   ListSkillsQuery,
   LogEntry,
   ProblemDocument,
@@ -404,6 +406,22 @@ export class HubClient {
 
   async deleteKazmaSecret(slug: string): Promise<void> {
     await this.send('DELETE', route`/api/v1/namespaces/${slug}/kazma-secret`);
+  }
+
+  /** The namespace's publisher keys (C14), removed ones included; no token needed. */
+  async publisherKeys(slug: string): Promise<PublisherKeysResponse> {
+    return this.json(schemas.publisherKeysSchema, 'GET', route`/api/v1/namespaces/${slug}/publisher-keys`);
+  }
+
+  /** Registers an Ed25519 public key (SPKI PEM): from then on, the namespace's versions must be signed by an active key. */
+  async registerPublisherKey(slug: string, publicKeyPem: string, name?: string): Promise<PublisherKey> {
+    return this.json(schemas.publisherKeySchema, 'POST', route`/api/v1/namespaces/${slug}/publisher-keys`, {
+      json: { public_key: publicKeyPem, name },
+    });
+  }
+
+  async removePublisherKey(slug: string, keyId: string): Promise<PublisherKey> {
+    return this.json(schemas.publisherKeySchema, 'DELETE', route`/api/v1/namespaces/${slug}/publisher-keys/${keyId}`);
   }
 
   // ---- Submissions ----

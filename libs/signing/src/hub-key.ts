@@ -22,15 +22,16 @@ export function keyId(key: KeyObject): string {
   return sha256(publicKey.export({ type: 'spki', format: 'der' })).toString('hex');
 }
 
-export function loadPrivateKey(pem: string): KeyObject {
+/** `what` names the key in errors (the hub's, or a publisher's key file). */
+export function loadPrivateKey(pem: string, what = 'The hub signing key'): KeyObject {
   let key: KeyObject;
   try {
     key = createPrivateKey({ key: pem, format: 'pem' });
   } catch {
     // The parser's message could quote the PEM; this one never does.
-    throw new InvalidKeyError('The hub signing key is not a readable private key PEM');
+    throw new InvalidKeyError(`${what} is not a readable private key PEM`);
   }
-  assertEd25519(key, 'The hub signing key');
+  assertEd25519(key, what);
   return key;
 }
 

@@ -30,3 +30,12 @@ export {
   type StoredCheckpoint,
 } from './install-verifier';
 export * from './signing.errors';
+export {
+  PUBLISHER_PAYLOAD_TYPE,
+  PUBLISHER_SIGNATURE_FILE,
+  signPublisherFiles,
+  verifyPublisherSignature,
+  type PublisherStatement,
+  type PublisherVerdict,
+  type SignedFile,
+} from './publisher-signature';

@@ -1,5 +1,6 @@
 /** Test support: certification inputs built as the worker builds them, from files held in memory. */
 import { readBundle, sha256Hex, writeBundle, type Bundle, type BundleFile } from '@skillhub/bundle';
+import type { TrustedKey } from '@skillhub/signing';
 import { parseSkill } from '@skillhub/skill-formats';
 import { stringify } from 'yaml';
 import type { CertificationInput, PopularName, ProbeResult } from '../certification-input';
@@ -21,6 +22,7 @@ export interface InputOptions {
   version?: string;
   probes?: ProbeResult[];
   kazmaSecrets?: string[];
+  publisherKeys?: TrustedKey[];
   popularNames?: PopularName[];
 }
 
@@ -40,6 +42,7 @@ export function certificationInput(files: Files, options: InputOptions = {}): Ce
     parseProblems: parsed.problems,
     namespace: { slug: namespace, ownerMatches: options.ownerMatches ?? true },
     kazmaSecrets: options.kazmaSecrets ?? [],
+    publisherKeys: options.publisherKeys ?? [],
     probes: options.probes ?? [],
     popularNames: options.popularNames ?? [],
     policyVersion: 1,

@@ -6,6 +6,7 @@ import { LogEntry } from './log-entry.entity';
 import { Namespace } from './namespace.entity';
 import { OutboxMessage } from './outbox-message.entity';
 import { Publisher } from './publisher.entity';
+import { PublisherKey } from './publisher-key.entity';
 import { PublisherToken } from './publisher-token.entity';
 import { Revocation } from './revocation.entity';
 import { SigningKey } from './signing-key.entity';
@@ -22,6 +23,7 @@ export * from './log-entry.entity';
 export * from './namespace.entity';
 export * from './outbox-message.entity';
 export * from './publisher.entity';
+export * from './publisher-key.entity';
 export * from './publisher-token.entity';
 export * from './revocation.entity';
 export * from './signing-key.entity';
@@ -33,6 +35,7 @@ export const ENTITIES = [
   Publisher,
   Namespace,
   PublisherToken,
+  PublisherKey,
   Skill,
   Blob,
   SkillVersion,

@@ -1,0 +1,41 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+
+export class RegisterPublisherKeyRequestDto {
+  @ApiProperty({
+    description: 'The Ed25519 public key, SPKI PEM (`skillhub keys generate` writes it as <name>.pub).',
+    maxLength: 1000,
+  })
+  @IsString()
+  @MaxLength(1000)
+  public_key: string;
+
+  @ApiPropertyOptional({ description: 'A label, e.g. the machine or person holding the private key.', maxLength: 100 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  @Matches(/^[\p{L}\p{N} ._@-]*$/u, { message: 'name may hold letters, digits, spaces and . _ @ -' })
+  name?: string;
+}
+
+export class PublisherKeyDto {
+  @ApiProperty({ description: 'SHA-256 of the SPKI public key, hex; signatures name it.' }) key_id: string;
+  @ApiProperty() name: string;
+  @ApiProperty() public_key_pem: string;
+  @ApiProperty() created_at: string;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: 'Set once removed: from then on, signatures by this key do not verify.',
+  })
+  removed_at: string | null;
+}
+
+export class PublisherKeysResponseDto {
+  @ApiProperty() namespace: string;
+  @ApiProperty({
+    description: 'True when the namespace has an active key: then every version must carry a publisher signature.',
+  })
+  signatures_required: boolean;
+  @ApiProperty({ type: [PublisherKeyDto] }) keys: PublisherKeyDto[];
+}

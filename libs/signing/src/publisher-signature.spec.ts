@@ -1,0 +1,133 @@
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { signEnvelope, type TrustedKey } from './dsse';
+import { keyId } from './hub-key';
+import {
+  PUBLISHER_SIGNATURE_FILE,
+  signPublisherFiles,
+  verifyPublisherSignature,
+  type SignedFile,
+} from './publisher-signature';
+
+const newKey = (): { privateKey: KeyObject; trusted: TrustedKey } => {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  return { privateKey, trusted: { keyid: keyId(publicKey), publicKey } };
+};
+
+const files = (): SignedFile[] => [
+  { path: 'skill_manifest.yaml', content: Buffer.from('name: weather\n') },
+  { path: 'main.py', content: Buffer.from('print(1)\n') },
+  { path: 'lib/util.py', content: Buffer.from('X = 1\n') },
+];
+
+describe('publisher signature', () => {
+  const publisher = newKey();
+  const signed = signPublisherFiles(files(), publisher.privateKey, new Date('2026-11-01T00:00:00.000Z'));
+
+  it('verifies over the same files with the registered key, naming the key and the signed files', () => {
+    const verdict = verifyPublisherSignature(signed, files(), [publisher.trusted]);
+    expect(verdict).toEqual({
+      ok: true,
+      keyId: publisher.trusted.keyid,
+      statement: {
+        signedAt: '2026-11-01T00:00:00.000Z',
+        files: expect.objectContaining({ 'main.py': expect.stringMatching(/^[0-9a-f]{64}$/) }),
+      },
+    });
+  });
+
+  it('ignores the signature file itself among the files, so signing is stable', () => {
+    const withSignature = [...files(), { path: PUBLISHER_SIGNATURE_FILE, content: signed }];
+    expect(verifyPublisherSignature(signed, withSignature, [publisher.trusted]).ok).toBe(true);
+  });
+
+  it.each([
+    [
+      'a changed file',
+      (f: SignedFile[]) => f.map((x) => (x.path === 'main.py' ? { ...x, content: Buffer.from('evil()') } : x)),
+      'main.py changed after it was signed',
+    ],
+    [
+      'a removed file',
+      (f: SignedFile[]) => f.filter((x) => x.path !== 'lib/util.py'),
+      'lib/util.py was signed but is missing',
+    ],
+    [
+      'an added file',
+      (f: SignedFile[]) => [...f, { path: 'hook.py', content: Buffer.from('') }],
+      'hook.py was added after signing',
+    ],
+    [
+      'an added __proto__ file',
+      (f: SignedFile[]) => [...f, { path: '__proto__', content: Buffer.from('') }],
+      '__proto__ was added after signing',
+    ],
+  ])('refuses %s, naming it', (_name, change, message) => {
+    expect(verifyPublisherSignature(signed, change(files()), [publisher.trusted])).toEqual({
+      ok: false,
+      reason: 'files-differ',
+      message,
+      keyIds: [publisher.trusted.keyid],
+    });
+  });
+
+  it('refuses a signature by a key the namespace did not register, naming that key', () => {
+    const other = newKey();
+    const verdict = verifyPublisherSignature(signed, files(), [other.trusted]);
+    expect(verdict).toMatchObject({ ok: false, reason: 'unknown-key', keyIds: [publisher.trusted.keyid] });
+    expect(verifyPublisherSignature(signed, files(), [])).toMatchObject({ ok: false, reason: 'unknown-key' });
+  });
+
+  it('refuses a statement altered after signing (the files list rewritten to match other files)', () => {
+    const envelope = JSON.parse(signed.toString('utf8')) as { payload: string };
+    const statement = JSON.parse(Buffer.from(envelope.payload, 'base64').toString('utf8')) as {
+      files: Record<string, string>;
+    };
+    delete statement.files['lib/util.py'];
+    envelope.payload = Buffer.from(JSON.stringify(statement)).toString('base64');
+    const verdict = verifyPublisherSignature(Buffer.from(JSON.stringify(envelope)), files().slice(0, 2), [
+      publisher.trusted,
+    ]);
+    expect(verdict).toMatchObject({ ok: false, reason: 'bad-signature' });
+  });
+
+  it('refuses a key outside its validity window', () => {
+    const retired = { ...publisher.trusted, notAfter: new Date('2026-10-01T00:00:00.000Z') };
+    expect(verifyPublisherSignature(signed, files(), [retired])).toMatchObject({ ok: false, reason: 'bad-signature' });
+  });
+
+  it.each([
+    ['not JSON', Buffer.from('{nope')],
+    ['another payload type', Buffer.from(JSON.stringify({ payloadType: 'text/plain', payload: '', signatures: [] }))],
+    [
+      'an envelope without signatures',
+      Buffer.from(
+        JSON.stringify({
+          payloadType: 'application/vnd.skillhub.publisher-statement+json',
+          payload: '',
+          signatures: [],
+        }),
+      ),
+    ],
+    ['an oversized file', Buffer.alloc(1024 * 1024 + 1, 0x20)],
+  ])('calls %s malformed and never throws', (_name, bytes) => {
+    expect(verifyPublisherSignature(bytes, files(), [publisher.trusted])).toMatchObject({
+      ok: false,
+      reason: 'malformed',
+    });
+  });
+
+  it('refuses a genuine signature over a statement that is not a publisher statement', () => {
+    const envelope = signEnvelope(
+      'application/vnd.skillhub.publisher-statement+json',
+      Buffer.from('{"files":{"a":"not-a-digest"},"signedAt":"2026-11-01T00:00:00.000Z"}'),
+      publisher.privateKey,
+      publisher.trusted.keyid,
+    );
+    expect(verifyPublisherSignature(Buffer.from(JSON.stringify(envelope)), files(), [publisher.trusted])).toMatchObject(
+      {
+        ok: false,
+        reason: 'malformed',
+      },
+    );
+  });
+});

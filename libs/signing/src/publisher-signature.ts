@@ -1,0 +1,135 @@
+/**
+ * The publisher signature: a DSSE envelope, written by `skillhub sign --key` into the skill folder
+ * as `.skillhub-signature.json`, over the SHA-256 of every other file of the folder. The key is
+ * the publisher's own Ed25519 key, registered with the namespace, so a bundle uploaded with a
+ * stolen token but not signed with the publisher's key is told apart from the publisher's own.
+ */
+import type { KeyObject } from 'node:crypto';
+import { canonicalJson } from './canonical-json';
+import { sha256, SHA256_HEX_PATTERN } from './digest';
+import { signEnvelope, verifyEnvelope, type TrustedKey } from './dsse';
+import { isCanonicalIsoTime } from './iso-time';
+import { isRecord } from './is-record';
+import { keyId } from './hub-key';
+import { BadSignatureError, KeyNotValidAtTimeError, UnknownKeyError } from './signing.errors';
+
+export const PUBLISHER_SIGNATURE_FILE = '.skillhub-signature.json';
+export const PUBLISHER_PAYLOAD_TYPE = 'application/vnd.skillhub.publisher-statement+json';
+/** A signature file is a few hundred bytes per signed file; anything this big is not one. */
+export const PUBLISHER_SIGNATURE_MAX_BYTES = 1024 * 1024;
+
+export interface PublisherStatement {
+  /** Every file of the skill but the signature file: path (relative, `/`) → lowercase hex SHA-256. */
+  files: Record<string, string>;
+  signedAt: string;
+}
+
+export interface SignedFile {
+  path: string;
+  content: Buffer;
+}
+
+/** The signature file's bytes (pretty JSON of the envelope) for these files. */
+export function signPublisherFiles(files: readonly SignedFile[], privateKey: KeyObject, now = new Date()): Buffer {
+  const statement: PublisherStatement = { files: fileDigests(files), signedAt: now.toISOString() };
+  const envelope = signEnvelope(
+    PUBLISHER_PAYLOAD_TYPE,
+    Buffer.from(canonicalJson(statement), 'utf8'),
+    privateKey,
+    keyId(privateKey),
+  );
+  return Buffer.from(`${JSON.stringify(envelope, null, 2)}\n`, 'utf8');
+}
+
+export type PublisherVerdict =
+  | { ok: true; keyId: string; statement: PublisherStatement }
+  | {
+      ok: false;
+      reason: 'malformed' | 'unknown-key' | 'bad-signature' | 'files-differ';
+      message: string;
+      /** The key ids the envelope names (for `unknown-key`: which key to register). */
+      keyIds: string[];
+    };
+
+/**
+ * Checks the signature file of a skill against its other files and the keys the namespace
+ * registered. Never throws: every failure is a verdict naming its reason.
+ */
+export function verifyPublisherSignature(
+  signatureFile: Buffer,
+  files: readonly SignedFile[],
+  keys: readonly TrustedKey[],
+  at = new Date(),
+): PublisherVerdict {
+  const failure = (reason: Exclude<PublisherVerdict, { ok: true }>['reason'], message: string, keyIds: string[] = []) =>
+    ({ ok: false, reason, message, keyIds }) as const;
+  if (signatureFile.length > PUBLISHER_SIGNATURE_MAX_BYTES) {
+    return failure('malformed', `${PUBLISHER_SIGNATURE_FILE} is larger than ${PUBLISHER_SIGNATURE_MAX_BYTES} bytes`);
+  }
+  let envelope: unknown;
+  try {
+    envelope = JSON.parse(signatureFile.toString('utf8'));
+  } catch {
+    return failure('malformed', `${PUBLISHER_SIGNATURE_FILE} is not JSON`);
+  }
+  const named = namedKeyIds(envelope);
+  if (!isRecord(envelope) || envelope.payloadType !== PUBLISHER_PAYLOAD_TYPE) {
+    return failure('malformed', `${PUBLISHER_SIGNATURE_FILE} is not a DSSE envelope of ${PUBLISHER_PAYLOAD_TYPE}`);
+  }
+  let payload: Buffer;
+  try {
+    payload = verifyEnvelope(envelope, keys, at);
+  } catch (error) {
+    if (error instanceof UnknownKeyError) {
+      return failure('unknown-key', `signed by ${named.join(', ')}, not a key registered for the namespace`, named);
+    }
+    if (error instanceof BadSignatureError || error instanceof KeyNotValidAtTimeError) {
+      return failure('bad-signature', error.message, named);
+    }
+    return failure('malformed', error instanceof Error ? error.message : 'unreadable envelope', named);
+  }
+  const statement = readStatement(payload);
+  if (statement === null) return failure('malformed', 'the signed statement is not a publisher statement', named);
+  const mismatch = firstMismatch(statement.files, fileDigests(files));
+  if (mismatch !== null) return failure('files-differ', mismatch, named);
+  const signer = keys.find((key) => named.includes(key.keyid));
+  return { ok: true, keyId: signer?.keyid ?? named[0]!, statement };
+}
+
+/** Path → hex SHA-256, the signature file itself left out (`fromEntries` keeps `__proto__` a plain key). */
+function fileDigests(files: readonly SignedFile[]): Record<string, string> {
+  return Object.fromEntries(
+    files.filter((f) => f.path !== PUBLISHER_SIGNATURE_FILE).map((f) => [f.path, sha256(f.content).toString('hex')]),
+  );
+}
+
+/** The first difference between what was signed and what is here, as a sentence. */
+function firstMismatch(signed: Record<string, string>, actual: Record<string, string>): string | null {
+  const here = new Map(Object.entries(actual));
+  const was = new Map(Object.entries(signed));
+  for (const [path, digest] of [...was].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    if (!here.has(path)) return `${path} was signed but is missing`;
+    if (here.get(path) !== digest) return `${path} changed after it was signed`;
+  }
+  const added = [...here.keys()].sort().find((path) => !was.has(path));
+  return added === undefined ? null : `${added} was added after signing`;
+}
+
+function readStatement(payload: Buffer): PublisherStatement | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(payload.toString('utf8'));
+  } catch {
+    return null;
+  }
+  if (!isRecord(value) || !isRecord(value.files) || typeof value.signedAt !== 'string') return null;
+  if (!isCanonicalIsoTime(value.signedAt)) return null;
+  const entries = Object.entries(value.files);
+  if (!entries.every(([, digest]) => typeof digest === 'string' && SHA256_HEX_PATTERN.test(digest))) return null;
+  return { files: Object.fromEntries(entries) as Record<string, string>, signedAt: value.signedAt };
+}
+
+function namedKeyIds(envelope: unknown): string[] {
+  if (!isRecord(envelope) || !Array.isArray(envelope.signatures)) return [];
+  return envelope.signatures.flatMap((s: unknown) => (isRecord(s) && typeof s.keyid === 'string' ? [s.keyid] : []));
+}
