@@ -1,8 +1,8 @@
 /** Factories for valid skill bundles of each format; tests change one thing at a time from these. */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, type KeyObject } from 'node:crypto';
 import { stringify } from 'yaml';
 import { writeBundle, type BundleInputFile } from '@skillhub/bundle';
-import { kazmaChecksum, kazmaSignature } from '@skillhub/signing';
+import { kazmaChecksum, kazmaSignature, PUBLISHER_SIGNATURE_FILE, signPublisherFiles } from '@skillhub/signing';
 
 export const uniqueName = (prefix = 'skill'): string => `${prefix}-${randomBytes(4).toString('hex')}`;
 
@@ -18,6 +18,8 @@ export interface KazmaSkillOptions {
    * `checksumOf` signs other bytes than the shipped code (a tampered entry point).
    */
   sign?: { secret: string; checksumOf?: string | Buffer };
+  /** Sign every file with this publisher key (`skillhub sign --key`), after the Kazma signature. */
+  publisherKey?: KeyObject;
 }
 
 const DEFAULT_CODE = 'class WeatherSkill:\n    def run(self, city):\n        return city\n';
@@ -46,14 +48,15 @@ export function kazmaBundle(o: KazmaSkillOptions = {}): Buffer {
     const checksum = kazmaChecksum(Buffer.from(o.sign.checksumOf ?? code));
     Object.assign(manifest, { checksum, signature: kazmaSignature(checksum, o.sign.secret) });
   }
-  return writeBundle(
-    [
-      { path: 'skill_manifest.yaml', content: stringify(manifest) },
-      { path: 'weather_skill.py', content: code },
-      ...(o.extraFiles ?? []),
-    ],
-    { rootFolder: String(manifest.name) },
-  );
+  const files = [
+    { path: 'skill_manifest.yaml', content: Buffer.from(stringify(manifest)) },
+    { path: 'weather_skill.py', content: Buffer.from(code) },
+    ...(o.extraFiles ?? []).map((f) => ({ ...f, content: Buffer.from(f.content) })),
+  ];
+  const signature = o.publisherKey
+    ? [{ path: PUBLISHER_SIGNATURE_FILE, content: signPublisherFiles(files, o.publisherKey) }]
+    : [];
+  return writeBundle([...files, ...signature], { rootFolder: String(manifest.name) });
 }
 
 export function swarmkitSkill(o: { id?: string; version?: string } = {}): Record<string, unknown> {
