@@ -4,7 +4,7 @@
  * and that the token never appears in its output.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -141,6 +141,136 @@ describe('skillhub CLI', () => {
     const tampered = await run(['verify', skillDir, '--dir', installDir]);
     expect(tampered.code).toBe(4);
     expect(tampered.stderr).toContain('tampered');
+  }, 120_000);
+
+  it('shows the badge, the certified list and the stats, in tables and as JSON', async () => {
+    const badge = await run(['badge', `${ns}/weather`, '--json']);
+    expect(badge.code).toBe(0);
+    const embed = JSON.parse(badge.stdout);
+    expect(embed).toMatchObject({
+      status: 'certified',
+      badge_url: `${hub.baseUrl}/api/v1/skills/${ns}/weather/badge.svg`,
+    });
+    expect(embed.markdown).toBe(
+      `[![Skill Hub: ${ns}/weather](${embed.badge_url})](${hub.baseUrl}/api/v1/skills/${ns}/weather)`,
+    );
+    const svg = await fetch(embed.badge_url);
+    expect(await svg.text()).toContain('certified');
+    const human = await run(['badge', `${ns}/weather`]);
+    expect(human.stdout).toMatch(/^status: +certified/m);
+    expect(human.stdout).toContain('markdown:');
+
+    const certified = await run(['certified', '--json']);
+    expect(JSON.parse(certified.stdout).items.map((s: { id: string }) => s.id)).toContain(
+      `kazma-hub://${ns}/weather@1.0.0`,
+    );
+
+    const stats = await run(['stats', '--json']);
+    expect(JSON.parse(stats.stdout)).toMatchObject({
+      total_skills: expect.any(Number),
+      certified_count: expect.any(Number),
+    });
+    expect(JSON.parse(stats.stdout).certified_count).toBeGreaterThanOrEqual(1);
+    expect((await run(['stats'])).stdout).toMatch(/^skills: +\d+\ncertified: +\d+/);
+  });
+
+  it("submits a manifest as Kazma's hub submit does, and reads its status", async () => {
+    const submit = await run(['submit', dir, '--json']);
+    expect(submit.code).toBe(0);
+    const submitted = JSON.parse(submit.stdout);
+    expect(submitted).toMatchObject({ status: 'quarantined', skill_id: `kazma-hub://${ns}/weather@1.0.0` });
+    const status = await run(['status', submitted.submission_id, '--json']);
+    expect(status.code).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({
+      submission_id: submitted.submission_id,
+      status: 'quarantined',
+      certification: { status: expect.any(String) },
+    });
+    expect((await run(['status', '00000000-0000-4000-8000-000000000000'])).code).toBe(3);
+  });
+
+  it('deprecates, revokes and yanks a version; the badge follows', async () => {
+    const deprecate = await run(['deprecate', `${ns}/weather@1.0.0`, '--message', 'use 2.x', '--json']);
+    expect(deprecate.code).toBe(0);
+    expect(JSON.parse(deprecate.stdout)).toMatchObject({ status: 'deprecated', status_message: 'use 2.x' });
+
+    expect((await run(['revoke', `${ns}/weather@1.0.0`])).code).toBe(2); // --reason is required
+    const revoke = await run(['revoke', `${ns}/weather@1.0.0`, '--reason', 'leaked credentials', '--json']);
+    expect(revoke.code).toBe(0);
+    expect(JSON.parse(revoke.stdout)).toMatchObject({ kind: 'revocation' });
+    expect(JSON.parse((await run(['badge', `${ns}/weather@1.0.0`, '--json'])).stdout).status).toBe('revoked');
+
+    const yank = await run(['yank', `${ns}/weather@1.0.0`, '--json']);
+    expect(yank.code).toBe(0);
+    expect(JSON.parse(yank.stdout).status).toBe('yanked');
+    expect((await run(['yank', `${ns}/weather`])).code).toBe(2); // a version is required
+    expect((await run(['yank', `${ns}/weather@1.0.0`], { SKILLHUB_TOKEN: '' })).code).toBe(2); // no token
+  });
+
+  it('creates, lists and revokes tokens; a new secret is shown once and never listed', async () => {
+    const admin = await hub.token(ns, ['publish', 'manage', 'tokens']);
+    const create = await run(['tokens', 'create', '--namespace', ns, '--name', 'ci', '--json'], {
+      SKILLHUB_TOKEN: admin,
+    });
+    expect(create.code).toBe(0);
+    const created = JSON.parse(create.stdout);
+    expect(created).toMatchObject({ name: 'ci', scopes: ['publish'], namespace: ns, token: expect.any(String) });
+    const list = await run(['tokens', 'list'], { SKILLHUB_TOKEN: admin });
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain(created.id);
+    expect(list.stdout).not.toContain(created.token);
+    expect(list.stdout).not.toContain(admin);
+    const revoke = await run(['tokens', 'revoke', created.id, '--json'], { SKILLHUB_TOKEN: admin });
+    expect(JSON.parse(revoke.stdout).revoked_at).not.toBeNull();
+    const refused = await run(['publish', dir], { SKILLHUB_TOKEN: created.token });
+    expect(refused.code).toBe(4);
+  });
+
+  it('signs with a publisher key; once the key is registered, only signed versions are certified', async () => {
+    const ns2 = uniqueName('clikeys');
+    const home = join(work, 'keys-home');
+    const keyed = { HOME: home, SKILLHUB_TOKEN: await hub.token(ns2), KAZMA_SECRET };
+    const skill = join(work, 'keyed', 'weather');
+    cpSync(join(ROOT, 'examples', 'weather'), skill, { recursive: true });
+    const manifest = join(skill, 'skill_manifest.yaml');
+    writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('author: Acme Labs', `author: ${ns2}`));
+
+    const generate = await run(['keys', 'generate', '--json'], keyed);
+    expect(generate.code).toBe(0);
+    const key = JSON.parse(generate.stdout);
+    expect(key.private_key).toBe(join(home, '.config', 'skillhub', 'keys', 'default.key'));
+    expect(statSync(key.private_key).mode & 0o777).toBe(0o600);
+    expect(generate.stdout).not.toContain('PRIVATE KEY');
+
+    const register = await run(['keys', 'register', key.public_key, '--namespace', ns2, '--name', 'laptop'], keyed);
+    expect(register.code).toBe(0);
+    const listed = JSON.parse((await run(['keys', 'list', '--namespace', ns2, '--json'], keyed)).stdout);
+    expect(listed).toMatchObject({ signatures_required: true, keys: [{ key_id: key.key_id, name: 'laptop' }] });
+
+    // Signed with the Kazma secret only: the hub refuses it now that the namespace has a key.
+    expect((await run(['sign', skill], keyed)).code).toBe(0);
+    const unsigned = await run(['publish', skill, '--wait', '--timeout', '60'], keyed);
+    expect(unsigned.code).toBe(4);
+    expect(unsigned.stderr).toContain('was not certified');
+
+    writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('version: 1.0.0', 'version: 1.0.1'));
+    const sign = await run(['sign', skill, '--key', key.private_key, '--json'], keyed);
+    expect(sign.code).toBe(0);
+    expect(JSON.parse(sign.stdout)).toMatchObject({
+      kazma: { entryPoint: 'weather_skill.py' },
+      publisher: { keyId: key.key_id },
+    });
+    const check = await run(['check-certification', skill, '--json'], keyed);
+    expect(check.code).toBe(0);
+    expect(JSON.parse(check.stdout).report.checks.C14).toBe('pass');
+    const publish = await run(['publish', skill, '--wait', '--timeout', '60', '--json'], keyed);
+    expect(publish.code).toBe(0);
+    expect(JSON.parse(publish.stdout).certification.status).toBe('certified');
+
+    writeFileSync(join(skill, 'notes.txt'), 'added after signing\n');
+    const tampered = await run(['check-certification', skill], keyed);
+    expect(tampered.code).toBe(4);
+    expect(tampered.stdout).toContain('C14.files-differ');
   }, 120_000);
 
   it('exits 3 for a skill that does not exist', async () => {

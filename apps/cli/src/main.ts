@@ -18,6 +18,7 @@ import { colorEnabled, fields, painter, table } from './format';
 import { generateKeyFiles, keysDir, localPublicKeys, readPrivateKey, readPublicKey, trustedKeyFile } from './key-files';
 import { checkDir, signDir, signDirWithKey, validateDir } from './local-skill';
 import { packDir } from './pack-dir';
+import { Progress } from './progress';
 
 interface GlobalOptions {
   hubUrl?: string;
@@ -49,11 +50,10 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   // Known before anything is printed, so that no output can carry it.
   let secretToken: string | undefined = env.SKILLHUB_TOKEN || undefined;
   const redact = (text: string) => (secretToken ? text.split(secretToken).join(REDACTED) : text);
+  const progress = new Progress(io.stderr, redact);
   const out = (text: string): void => {
+    progress.done(); // the answer replaces the spinner
     io.stdout.write(`${redact(text)}\n`);
-  };
-  const progress = (text: string): void => {
-    io.stderr.write(`${redact(text)}\n`);
   };
   const paint = painter(colorEnabled(io.stdout, env));
   const statusColour = (status: string) =>
@@ -68,6 +68,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .option('--hub-url <url>', 'the hub (default: KAZMA_HUB_URL, then http://127.0.0.1:3000)')
     .option('--json', 'print JSON for scripts')
     .showHelpAfterError(false)
+    .hook('preAction', (_program, action) => progress.step(`skillhub ${action.name()}`, { quiet: true }))
     .exitOverride()
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
@@ -364,13 +365,9 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     timeoutS: number,
   ) => {
     const deadline = Date.now() + timeoutS * 1000;
-    let last = '';
     for (;;) {
       const cert = await hub.certification(author, name, version);
-      if (cert.status !== last) {
-        progress(`certification: ${cert.status}`);
-        last = cert.status;
-      }
+      progress.step(`certification: ${cert.status}`);
       if (cert.status !== 'pending') return cert;
       if (Date.now() > deadline) {
         throw new CliError(
@@ -393,6 +390,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .action(async (dir: string, o, cmd: Command) => {
       const hub = client(cmd, true);
       const bytes = packDir(dir);
+      progress.step(`uploading ${bytes.length} bytes`, { quiet: true });
       const published = await hub.publish(bytes, { namespace: o.namespace, version: o.version });
       const r = published.result;
       if (!o.wait) {
@@ -403,7 +401,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
             `${published.created ? 'published' : 'already published'}: ${r.id} (certification ${statusColour(r.certification.status)})`,
         );
       }
-      progress(`${published.created ? 'published' : 'already published'}: ${r.id}`);
+      progress.done(`${published.created ? 'published' : 'already published'}: ${r.id}`);
       const cert = await awaitVerdict(cmd, hub, r.author, r.name, r.version, Number(o.timeout));
       print(cmd, { ...published, certification: cert }, () =>
         [
@@ -497,6 +495,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
         pinnedKeys: [],
         kazmaSecret: env.KAZMA_SECRET,
       });
+      progress.step(`resolving, downloading and verifying ${author}/${name}@${range}`, { quiet: true });
       const result = await installer.install(author!, name!, range!);
       if (!result.ok) {
         throw new CliError(`refused ${author}/${name}: ${result.reason}: ${result.message}`, EXIT.refused);
@@ -674,8 +673,10 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
 
   try {
     await program.parseAsync([...argv], { from: 'user' });
+    progress.done();
     return EXIT.ok;
   } catch (err) {
+    progress.done();
     if (err instanceof CommanderError) {
       // --help and --version end here too, with code 0.
       if (err.exitCode === 0) return EXIT.ok;

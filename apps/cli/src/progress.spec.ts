@@ -1,0 +1,58 @@
+import { Progress } from './progress';
+
+const stream = (isTTY: boolean) => {
+  const writes: string[] = [];
+  return { writes, isTTY, write: (text: string) => writes.push(text) };
+};
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('Progress', () => {
+  it('off a terminal prints one line per change of step, nothing for quiet steps, and no control codes', () => {
+    const out = stream(false);
+    const progress = new Progress(out);
+    progress.step('uploading', { quiet: true });
+    progress.step('certification: pending');
+    progress.step('certification: pending');
+    progress.step('certification: certified');
+    progress.done('published: acme/weather@1.0.0');
+    expect(out.writes).toEqual([
+      'certification: pending\n',
+      'certification: certified\n',
+      'published: acme/weather@1.0.0\n',
+    ]);
+  });
+
+  it('on a terminal spins in place with the step and seconds elapsed, then erases itself', async () => {
+    const out = stream(true);
+    const progress = new Progress(out);
+    progress.step('certification: pending');
+    await sleep(450);
+    progress.step('certification: certified');
+    progress.done();
+    const frames = out.writes.filter((w) => w.includes('certification: pending'));
+    expect(frames.length).toBeGreaterThan(1);
+    expect(frames.every((w) => w.startsWith('\r\x1b[2K') && /\(\d+ s\)$/.test(w))).toBe(true);
+    expect(out.writes.some((w) => w.includes('certification: certified'))).toBe(true);
+    expect(out.writes.at(-1)).toBe('\r\x1b[2K');
+    expect(out.writes.join('')).not.toContain('\n');
+  });
+
+  it('on a terminal shows nothing for a step that ends within a moment', async () => {
+    const out = stream(true);
+    const progress = new Progress(out);
+    progress.step('skillhub info', { quiet: true });
+    await sleep(100);
+    progress.done();
+    expect(out.writes).toEqual([]);
+  });
+
+  it('redacts what it prints', async () => {
+    const out = stream(true);
+    const progress = new Progress(out, (t) => t.replace('shp_secret', '[redacted]'));
+    progress.step('calling with shp_secret');
+    await sleep(350);
+    progress.done('done with shp_secret');
+    expect(out.writes.join('')).not.toContain('shp_secret');
+    expect(out.writes.join('')).toContain('[redacted]');
+  });
+});
