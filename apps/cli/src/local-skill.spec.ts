@@ -1,9 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { checkDir, signDir, validateDir } from './local-skill';
+import { keyId } from '@skillhub/signing';
+import { checkDir, signDir, signDirWithKey, validateDir } from './local-skill';
 import { packDir } from './pack-dir';
 
 const EXAMPLE = join(__dirname, '..', '..', '..', 'examples', 'weather');
@@ -40,6 +42,44 @@ describe('local skill commands', () => {
       { encoding: 'utf8' },
     ).trim();
     expect(python).toBe(`${result.checksum} ${result.signature}`);
+  });
+
+  it("verifies a skill signed by Kazma's python (the reverse direction)", () => {
+    const manifestPath = join(dir, 'skill_manifest.yaml');
+    execFileSync(
+      'python3',
+      [
+        '-c',
+        'import hashlib,hmac,sys\n' +
+          'c=hashlib.sha256(open(sys.argv[1],"rb").read()).hexdigest()\n' +
+          's=hmac.new(sys.argv[2].encode(), c.encode(), hashlib.sha256).hexdigest()\n' +
+          'open(sys.argv[3],"a").write("checksum: %s\\nsignature: %s\\n" % (c, s))',
+        join(dir, 'weather_skill.py'),
+        SECRET,
+        manifestPath,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(readFileSync(manifestPath, 'utf8')).toMatch(/^signature: [0-9a-f]{64}$/m);
+    const report = checkDir(dir, { kazmaSecrets: [SECRET] }).report;
+    expect(report.requirementsMet).toMatchObject({ checksum_valid: true, signature_valid: true });
+    expect(checkDir(dir, { kazmaSecrets: ['not-the-secret'] }).report.requirementsMet.signature_valid).toBe(false);
+  });
+
+  it('signs every file with a publisher key; the local check verifies it and names a later change', () => {
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    signDir(dir, SECRET); // the HMAC first: the publisher signature covers the manifest it changes
+    const signed = signDirWithKey(dir, privateKey);
+    expect(signed).toMatchObject({ keyId: keyId(publicKey), files: readdirSync(dir).length - 1 });
+    const keys = [{ keyid: keyId(publicKey), publicKey }];
+    expect(checkDir(dir, { kazmaSecrets: [SECRET], publisherKeys: keys }).report.checks.C14).toBe('pass');
+    expect(packDir(dir).equals(packDir(dir))).toBe(true);
+
+    signDir(dir, 'another-secret'); // rewrites the manifest after the publisher signed it
+    const report = checkDir(dir, { kazmaSecrets: ['another-secret'], publisherKeys: keys }).report;
+    expect(report.findings.filter((f) => f.check === 'C14').map((f) => f.message)).toEqual([
+      'The bundle is not what the publisher signed: skill_manifest.yaml changed after it was signed.',
+    ]);
   });
 
   it('packs a signed folder deterministically', () => {
