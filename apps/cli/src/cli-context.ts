@@ -1,0 +1,96 @@
+/**
+ * What every command shares: the environment, output (answers on stdout, progress on stderr, both
+ * redacted), colours, and a hub client. The token is known before anything is printed, so no
+ * output can carry it.
+ */
+import type { Command } from 'commander';
+import { HubClient } from '@skillhub/hub-client';
+import { resolveHubUrl, resolveToken } from './config';
+import { CliError, EXIT } from './exit-codes';
+import { colorEnabled, painter, type Painter } from './format';
+import { Progress } from './progress';
+
+export interface CliIo {
+  env: NodeJS.ProcessEnv;
+  stdout: { write(text: string): unknown; isTTY?: boolean };
+  stderr: { write(text: string): unknown; isTTY?: boolean };
+}
+
+interface GlobalOptions {
+  hubUrl?: string;
+  json?: boolean;
+}
+
+export interface CliContext {
+  env: NodeJS.ProcessEnv;
+  paint: Painter;
+  progress: Progress;
+  /** Removes the token from any text. */
+  redact(text: string): string;
+  /** The answer: JSON with --json, else the human form; it replaces the spinner. */
+  print(cmd: Command, value: unknown, human: () => string): void;
+  /** A hub client for --hub-url / KAZMA_HUB_URL; `needsToken` fails early, with a hint, when there is none. */
+  client(cmd: Command, needsToken?: boolean): HubClient;
+  statusColour(status: string): string;
+}
+
+const REDACTED = '[redacted]';
+
+export function createContext(io: CliIo): CliContext {
+  const { env } = io;
+  let secretToken: string | undefined = env.SKILLHUB_TOKEN || undefined;
+  const redact = (text: string) => (secretToken ? text.split(secretToken).join(REDACTED) : text);
+  const progress = new Progress(io.stderr, redact);
+  const paint = painter(colorEnabled(io.stdout, env));
+  const globals = (cmd: Command): GlobalOptions => cmd.optsWithGlobals() as GlobalOptions;
+  return {
+    env,
+    paint,
+    progress,
+    redact,
+    print(cmd, value, human) {
+      progress.done();
+      io.stdout.write(`${redact(globals(cmd).json ? JSON.stringify(value, null, 2) : human())}\n`);
+    },
+    client(cmd, needsToken = false) {
+      const token = resolveToken(env);
+      secretToken = token;
+      if (needsToken && token === undefined) {
+        throw new CliError(
+          'no token',
+          EXIT.usage,
+          'Set SKILLHUB_TOKEN, or write ~/.config/skillhub/config.json (mode 0600).',
+        );
+      }
+      return new HubClient({
+        baseUrl: resolveHubUrl(globals(cmd).hubUrl, env),
+        token,
+        maxAttempts: 2,
+        userAgent: 'skillhub-cli',
+      });
+    },
+    statusColour(status) {
+      if (status === 'certified' || status === 'active') return paint.green(status);
+      return ['failed', 'revoked', 'yanked', 'expired'].includes(status) ? paint.red(status) : paint.yellow(status);
+    },
+  };
+}
+
+/** Parses a skill reference: `author/name` or `author/name@version`. */
+export function parseRef(ref: string, requireVersion = false): { author: string; name: string; version?: string } {
+  const match = /^([^/@\s]+)\/([^/@\s]+)(?:@([^/@\s]+))?$/.exec(ref);
+  if (!match || (requireVersion && !match[3])) {
+    const form = requireVersion ? 'author/name@version' : 'author/name[@version]';
+    throw new CliError(`"${ref}" is not a skill reference`, EXIT.usage, `Write it as ${form}.`);
+  }
+  return { author: match[1]!, name: match[2]!, version: match[3] };
+}
+
+/** A comma list option: trimmed, empties dropped; undefined when not given. */
+export const csv = (value?: string): string[] | undefined =>
+  value
+    ? value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : undefined;
