@@ -94,6 +94,36 @@ describe('TransparencyLog', () => {
     }
   });
 
+  it('appends on a checkpoint stored before frontiers existed by rebuilding the frontier once', async () => {
+    await ds.query(`UPDATE log_checkpoints SET frontier = NULL WHERE tree_size = $1`, [String(await log.size())]);
+    await ds.transaction((m) => log.append(m, () => ({ kind: 'certification', data: 'after upgrade', summary: {} })));
+    const [row] = await ds.query(
+      `SELECT tree_size, root_hash, frontier FROM log_checkpoints ORDER BY tree_size DESC LIMIT 1`,
+    );
+    expect(Number(row.tree_size)).toBe(ENTRIES + 1);
+    expect(row.root_hash).toBe(merkleRoot(await leaves()).toString('hex'));
+    expect(row.frontier).toHaveLength((ENTRIES + 1).toString(2).replace(/0/g, '').length);
+  });
+
+  it('refuses to append on a frontier that does not give the stored root, and writes nothing', async () => {
+    const size = await log.size();
+    const [row] = await ds.query(`SELECT frontier FROM log_checkpoints WHERE tree_size = $1`, [String(size)]);
+    const forged = [...row.frontier.slice(0, -1), leafHash(Buffer.from('forged')).toString('hex')];
+    await ds.query(`UPDATE log_checkpoints SET frontier = $1 WHERE tree_size = $2`, [
+      JSON.stringify(forged),
+      String(size),
+    ]);
+    await expect(
+      ds.transaction((m) => log.append(m, () => ({ kind: 'certification', data: 'on a fork', summary: {} }))),
+    ).rejects.toMatchObject({ code: 'LOG.CORRUPT' });
+    expect(await log.size()).toBe(size);
+    expect(Number((await ds.query(`SELECT count(*) AS n FROM log_entries`))[0].n)).toBe(size);
+    await ds.query(`UPDATE log_checkpoints SET frontier = $1 WHERE tree_size = $2`, [
+      JSON.stringify(row.frontier),
+      String(size),
+    ]);
+  });
+
   it('lets a client holding an older checkpoint detect a rewritten entry', async () => {
     const oldSize = 40;
     const oldRoot = merkleRoot((await leaves()).slice(0, oldSize));

@@ -1,14 +1,23 @@
 /**
  * The append-only transparency log in PostgreSQL. Appends take one advisory lock, so
  * concurrent workers never fork the tree; each append stores a signed checkpoint of
- * the new size and root. Proofs follow RFC 6962 / RFC 9162.
+ * the new size and root, and the tree's frontier, so the next append costs O(log n)
+ * whatever the log's size. Proofs follow RFC 6962 / RFC 9162.
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
 import { DomainError } from '@skillhub/errors';
 import { LogCheckpoint, LogEntry } from '@skillhub/registry';
-import { consistencyProof, inclusionProof, leafHash, merkleRoot, signCheckpoint } from '@skillhub/signing';
+import {
+  consistencyProof,
+  frontierAppend,
+  frontierOf,
+  frontierRoot,
+  inclusionProof,
+  leafHash,
+  signCheckpoint,
+} from '@skillhub/signing';
 import { SigningKeyService } from './signing-key.service';
 
 const LOG_APPEND_LOCK = 0x10_6a99;
@@ -16,6 +25,13 @@ const LOG_APPEND_LOCK = 0x10_6a99;
 export class LogRangeError extends DomainError {
   constructor(message: string, path: string) {
     super('LOG.INVALID', message, [{ path, message, severity: 'error' }]);
+  }
+}
+
+/** The stored state does not add up: the log refuses to sign on top of it. */
+export class LogCorruptError extends DomainError {
+  constructor(message: string) {
+    super('LOG.CORRUPT', message);
   }
 }
 
@@ -40,7 +56,7 @@ export class TransparencyLog {
    */
   async append(m: EntityManager, build: (index: number) => LogLeaf | Promise<LogLeaf>): Promise<number> {
     await m.query('SELECT pg_advisory_xact_lock($1)', [LOG_APPEND_LOCK]);
-    const [{ size }] = await m.query(`SELECT count(*)::int AS size FROM "log_entries"`);
+    const { size, frontier } = await this.head(m);
     const leaf = await build(size);
     const hash = leafHash(Buffer.from(leaf.data, 'utf8'));
     await m.insert(LogEntry, {
@@ -50,15 +66,39 @@ export class TransparencyLog {
       leafHash: hash.toString('hex'),
       summary: leaf.summary,
     });
-    const hashes = await this.leafHashes(m, size + 1);
-    const root = merkleRoot(hashes);
+    const next = frontierAppend(frontier, size, hash);
+    const root = frontierRoot(next, size + 1);
     const { privateKey } = await this.keys.activeKey(m);
     const note = signCheckpoint(
       { origin: this.config.HUB_LOG_ORIGIN, treeSize: size + 1, rootHash: root, timestamp: new Date() },
       privateKey,
     );
-    await m.insert(LogCheckpoint, { treeSize: String(size + 1), rootHash: root.toString('hex'), note });
+    await m.insert(LogCheckpoint, {
+      treeSize: String(size + 1),
+      rootHash: root.toString('hex'),
+      note,
+      frontier: next.map((h) => h.toString('hex')),
+    });
     return size;
+  }
+
+  /**
+   * The size and frontier the next append builds on, from the latest checkpoint (every append
+   * writes one in its transaction). A checkpoint from before frontiers were stored has its
+   * frontier rebuilt from the leaves, once. A frontier that does not give the checkpoint's root
+   * is a corrupt log: the append fails rather than sign a forked tree.
+   */
+  private async head(m: EntityManager): Promise<{ size: number; frontier: Buffer[] }> {
+    const latest = await m.findOne(LogCheckpoint, { where: {}, order: { treeSize: 'DESC' } });
+    if (!latest) return { size: 0, frontier: [] };
+    const size = Number(latest.treeSize);
+    const frontier = latest.frontier
+      ? latest.frontier.map((h) => Buffer.from(h, 'hex'))
+      : frontierOf(await this.leafHashes(m, size));
+    if (frontierRoot(frontier, size).toString('hex') !== latest.rootHash) {
+      throw new LogCorruptError(`The stored frontier does not give the root of checkpoint ${size}`);
+    }
+    return { size, frontier };
   }
 
   async checkpoint(): Promise<LogCheckpoint | null> {
@@ -88,9 +128,10 @@ export class TransparencyLog {
     );
   }
 
+  /** The latest checkpoint's size (an index lookup; every append writes one). */
   async size(): Promise<number> {
-    const [{ size }] = await this.dataSource.query(`SELECT count(*)::int AS size FROM "log_entries"`);
-    return size;
+    const latest = await this.checkpoint();
+    return latest ? Number(latest.treeSize) : 0;
   }
 
   private async leafHashes(m: EntityManager, count: number): Promise<Buffer[]> {

@@ -17,7 +17,17 @@ export {
 } from './certificate-statement';
 export { canonicalJson } from './canonical-json';
 export { verifyBundleCertificate, type BundleCertificateCheck } from './bundle-certificate';
-export { consistencyProof, inclusionProof, leafHash, merkleRoot, verifyConsistency, verifyInclusion } from './merkle';
+export {
+  consistencyProof,
+  frontierAppend,
+  frontierOf,
+  frontierRoot,
+  inclusionProof,
+  leafHash,
+  merkleRoot,
+  verifyConsistency,
+  verifyInclusion,
+} from './merkle';
 export { openNote, signNote } from './signed-note';
 export { signCheckpoint, verifyCheckpoint, type Checkpoint } from './checkpoint';
 export {

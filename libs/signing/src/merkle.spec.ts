@@ -1,5 +1,15 @@
 import { createHash } from 'node:crypto';
-import { consistencyProof, inclusionProof, leafHash, merkleRoot, verifyConsistency, verifyInclusion } from './merkle';
+import {
+  consistencyProof,
+  frontierAppend,
+  frontierOf,
+  frontierRoot,
+  inclusionProof,
+  leafHash,
+  merkleRoot,
+  verifyConsistency,
+  verifyInclusion,
+} from './merkle';
 import { PROOF_OUT_OF_RANGE } from './signing.errors';
 
 // ---- an independent reference: RFC 6962 §2.1 transcribed literally, on copied arrays ----
@@ -126,6 +136,42 @@ describe('merkleRoot', () => {
   it.each([...Array.from({ length: 65 }, (_, n) => n), 100, 1000])('equals the reference for %i leaves', (n) => {
     const d = data(n);
     expect(merkleRoot(hashesOf(d)).equals(MTH(d))).toBe(true);
+  });
+});
+
+describe('frontier (incremental appends)', () => {
+  it('gives the known roots of the CT vectors, appending one leaf at a time', () => {
+    let frontier: Buffer[] = [];
+    hashesOf(CT_LEAVES).forEach((leaf, size) => {
+      frontier = frontierAppend(frontier, size, leaf);
+      expect(frontierRoot(frontier, size + 1).toString('hex')).toBe(CT_ROOTS[size]);
+    });
+  });
+
+  it('equals merkleRoot at every size up to 1,100, holding one hash per set bit of the size', () => {
+    const leaves = hashesOf(data(1100));
+    let frontier: Buffer[] = [];
+    for (let size = 0; size < leaves.length; size++) {
+      frontier = frontierAppend(frontier, size, leaves[size]!);
+      const n = size + 1;
+      expect(frontier).toHaveLength(n.toString(2).replace(/0/g, '').length);
+      if (n <= 130 || n % 97 === 0 || n === leaves.length) {
+        expect(frontierRoot(frontier, n).equals(merkleRoot(leaves.slice(0, n)))).toBe(true);
+      }
+    }
+    expect(frontierOf(leaves).map((x) => x.toString('hex'))).toEqual(frontier.map((x) => x.toString('hex')));
+    expect(frontierRoot([], 0).toString('hex')).toBe(merkleRoot([]).toString('hex'));
+  });
+
+  it('refuses a frontier that does not fit the size (a corrupt stored state fails closed)', () => {
+    const frontier = frontierOf(hashesOf(data(5)));
+    expect(() => frontierRoot(frontier, 7)).toThrow(expect.objectContaining({ code: PROOF_OUT_OF_RANGE }));
+    expect(() => frontierAppend(frontier, 4, leafHash(Buffer.from('x')))).toThrow(
+      expect.objectContaining({ code: PROOF_OUT_OF_RANGE }),
+    );
+    expect(() => frontierRoot([Buffer.alloc(3), Buffer.alloc(32)], 5)).toThrow(
+      expect.objectContaining({ code: PROOF_OUT_OF_RANGE }),
+    );
   });
 });
 

@@ -57,6 +57,43 @@ export function consistencyProof(oldSize: number, leafHashes: readonly Buffer[])
   return subproof(oldSize, 0, newSize, true);
 }
 
+/**
+ * The tree's frontier (compact range): the roots of its perfect subtrees, largest (leftmost)
+ * first, one per set bit of its size. It is all an append needs: the next frontier and the new
+ * root cost O(log n) hashes, without reading the leaves.
+ */
+export function frontierAppend(frontier: readonly Buffer[], size: number, leaf: Buffer): Buffer[] {
+  assertFrontier(frontier, size);
+  const next = [...frontier];
+  let node = leaf;
+  // Each trailing 1-bit of the old size is a subtree of the new leaf's size, now completed.
+  for (let n = size; isOdd(n); n = half(n)) node = nodeHash(next.pop()!, node);
+  next.push(node);
+  return next;
+}
+
+/** MTH of the tree the frontier describes: the subtree roots folded from the right. */
+export function frontierRoot(frontier: readonly Buffer[], size: number): Buffer {
+  assertFrontier(frontier, size);
+  if (frontier.length === 0) return sha256();
+  return frontier.slice(0, -1).reduceRight((right, left) => nodeHash(left, right), frontier[frontier.length - 1]);
+}
+
+/** The frontier of a tree from all its leaves (for a log that has no stored frontier yet). */
+export function frontierOf(leafHashes: readonly Buffer[]): Buffer[] {
+  return leafHashes.reduce<Buffer[]>((frontier, leaf, size) => frontierAppend(frontier, size, leaf), []);
+}
+
+function assertFrontier(frontier: readonly Buffer[], size: number): void {
+  let bits = 0;
+  for (let n = size; n > 0; n = half(n)) bits += n % 2;
+  if (!isSize(size) || frontier.length !== bits || !frontier.every(isHash)) {
+    throw new ProofOutOfRangeError(
+      `A frontier of ${frontier.length} hashes does not describe a tree of ${size} leaves`,
+    );
+  }
+}
+
 /** RFC 9162 §2.1.3.2. False, never a throw, for any malformed input. */
 export function verifyInclusion(
   leaf: Buffer,

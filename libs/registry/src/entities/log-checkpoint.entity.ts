@@ -12,6 +12,13 @@ export class LogCheckpoint {
   @Column({ type: 'text' })
   note: string;
 
+  /**
+   * The tree's frontier after this append (hex roots of its perfect subtrees, largest first):
+   * the next append computes its root from it in O(log n). Null on checkpoints written before it existed.
+   */
+  @Column({ type: 'jsonb', nullable: true })
+  frontier: string[] | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 }

@@ -3,10 +3,12 @@ import { Init1795973621262 } from './1795973621262-init';
 import { Discovery1795975321266 } from './1795975321266-discovery';
 import { Certification1795978098213 } from './1795978098213-certification';
 import { PublisherKeys1795983259538 } from './1795983259538-publisher-keys';
+import { LogFrontier1795984665369 } from './1795984665369-log-frontier';
 
 export const MIGRATIONS = [
   Init1795973621262,
   Discovery1795975321266,
   Certification1795978098213,
   PublisherKeys1795983259538,
+  LogFrontier1795984665369,
 ];
