@@ -1,0 +1,110 @@
+#!/usr/bin/env node
+// Transparency-log append latency against the log's size, on PostgreSQL. For each size, a
+// fresh database is filled with that many entries (inserted by SQL, their checkpoint and
+// frontier computed here), then 200 appends are timed through TransparencyLog.append (the
+// stored frontier: O(log n)). The baseline, in the same process on the same rows, is what
+// every append did before: read every leaf hash and recompute the root over all of them.
+// Run `npm run build` first; `npm run bench:log`.
+//   BENCH_SIZES (default 1000,10000,100000) log sizes; BENCH_APPENDS (default 200).
+const { randomBytes } = require('node:crypto');
+const { performance } = require('node:perf_hooks');
+const { Client } = require('pg');
+const { DataSource } = require('typeorm');
+
+const dist = (p) => require(`../../dist/${p}`);
+const { loadConfig } = dist('libs/config/src');
+const { buildDataSourceOptions } = dist('libs/registry/src');
+const { frontierOf, frontierRoot, leafHash, merkleRoot } = dist('libs/signing/src');
+const { SigningKeyService } = dist('libs/certifier/src/signing-key.service');
+const { TransparencyLog } = dist('libs/certifier/src/transparency-log.service');
+
+const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number);
+const APPENDS = Number(process.env.BENCH_APPENDS ?? 200);
+const BASELINE_RUNS = 20;
+const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+const quantile = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
+
+async function withDatabase(work) {
+  const name = `skillhub_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  try {
+    return await work(url.toString());
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+async function measure(size) {
+  return withDatabase(async (url) => {
+    const ds = new DataSource(buildDataSourceOptions(url, { poolSize: 2, migrationsRun: true }));
+    await ds.initialize();
+    try {
+      const config = loadConfig({ HUB_ENCRYPTION_KEY: randomBytes(32).toString('hex'), HUB_LOG_ORIGIN: 'bench/log' });
+      const log = new TransparencyLog(ds, new SigningKeyService(ds, config), config);
+      // The log's first `size` entries, as an append would have written them.
+      await ds.query(
+        `INSERT INTO log_entries (index, kind, leaf_data, leaf_hash, summary)
+         SELECT i, 'certification', 'entry ' || i, encode(sha256('\\x00'::bytea || convert_to('entry ' || i, 'UTF8')), 'hex'), '{}'
+         FROM generate_series(0, $1 - 1) AS i`,
+        [size],
+      );
+      const hashes = Array.from({ length: size }, (_, i) => leafHash(Buffer.from(`entry ${i}`)));
+      const frontier = frontierOf(hashes);
+      await ds.query(
+        `INSERT INTO log_checkpoints (tree_size, root_hash, note, frontier) VALUES ($1, $2, 'bench', $3)`,
+        [size, frontierRoot(frontier, size).toString('hex'), JSON.stringify(frontier.map((h) => h.toString('hex')))],
+      );
+
+      const baseline = [];
+      for (let i = 0; i < BASELINE_RUNS; i++) {
+        const start = performance.now();
+        const rows = await ds.query(`SELECT leaf_hash FROM log_entries WHERE index < $1 ORDER BY index`, [size + 1]);
+        merkleRoot(rows.map((r) => Buffer.from(r.leaf_hash, 'hex')));
+        baseline.push(performance.now() - start);
+      }
+
+      const appends = [];
+      for (let i = 0; i < APPENDS; i++) {
+        const start = performance.now();
+        await ds.transaction((m) =>
+          log.append(m, (index) => ({ kind: 'certification', data: `new ${index}`, summary: {} })),
+        );
+        appends.push(performance.now() - start);
+      }
+      const [check] = await ds.query(
+        `SELECT tree_size, root_hash FROM log_checkpoints ORDER BY tree_size DESC LIMIT 1`,
+      );
+      const all = await ds.query(`SELECT leaf_hash FROM log_entries ORDER BY index`);
+      const ok = check.root_hash === merkleRoot(all.map((r) => Buffer.from(r.leaf_hash, 'hex'))).toString('hex');
+      if (!ok || Number(check.tree_size) !== size + APPENDS) throw new Error(`root mismatch at size ${size}`);
+      return {
+        size,
+        appendP50: quantile(appends, 0.5),
+        appendP99: quantile(appends, 0.99),
+        baselineP50: quantile(baseline, 0.5),
+      };
+    } finally {
+      await ds.destroy();
+    }
+  });
+}
+
+(async () => {
+  console.log('| log size | append p50 (ms) | append p99 (ms) | old way: root from all leaves p50 (ms) | ratio |');
+  console.log('|---|---|---|---|---|');
+  for (const size of SIZES) {
+    const r = await measure(size);
+    console.log(
+      `| ${size.toLocaleString('en')} | ${r.appendP50.toFixed(2)} | ${r.appendP99.toFixed(2)} | ${r.baselineP50.toFixed(1)} | ${(r.baselineP50 / r.appendP50).toFixed(1)}× |`,
+    );
+  }
+})().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});
