@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// Transparency-log append latency against the log's size, on PostgreSQL. For each size, a
-// fresh database is filled with that many entries (inserted by SQL, their checkpoint and
-// frontier computed here), then 200 appends are timed through TransparencyLog.append (the
-// stored frontier: O(log n)). The baseline, in the same process on the same rows, is what
-// every append did before: read every leaf hash and recompute the root over all of them.
+// Transparency-log append and proof latency against the log's size, on PostgreSQL. For each
+// size, a fresh database is filled with that many entries (inserted by SQL, their subtree
+// roots backfilled as the migration does, the checkpoint and frontier computed here). Then
+// 200 appends through TransparencyLog.append (the stored frontier: O(log n)) and 100
+// inclusion proofs of random entries through TransparencyLog.inclusion (stored subtree roots:
+// O(log² n) reads). The baselines, in the same process on the same rows, are what the log did
+// before: read every leaf hash, then recompute the root, or build the proof, over all of them.
 // Run `npm run build` first; `npm run bench:log`.
 //   BENCH_SIZES (default 1000,10000,100000) log sizes; BENCH_APPENDS (default 200).
 const { randomBytes } = require('node:crypto');
@@ -13,14 +15,15 @@ const { DataSource } = require('typeorm');
 
 const dist = (p) => require(`../../dist/${p}`);
 const { loadConfig } = dist('libs/config/src');
-const { buildDataSourceOptions } = dist('libs/registry/src');
-const { frontierOf, frontierRoot, leafHash, merkleRoot } = dist('libs/signing/src');
+const { backfillLogNodes, buildDataSourceOptions } = dist('libs/registry/src');
+const { frontierOf, frontierRoot, inclusionProof, leafHash, merkleRoot } = dist('libs/signing/src');
 const { SigningKeyService } = dist('libs/certifier/src/signing-key.service');
 const { TransparencyLog } = dist('libs/certifier/src/transparency-log.service');
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number);
 const APPENDS = Number(process.env.BENCH_APPENDS ?? 200);
 const BASELINE_RUNS = 20;
+const PROOFS = 100;
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 const quantile = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
@@ -54,6 +57,7 @@ async function measure(size) {
          FROM generate_series(0, $1 - 1) AS i`,
         [size],
       );
+      await backfillLogNodes(ds);
       const hashes = Array.from({ length: size }, (_, i) => leafHash(Buffer.from(`entry ${i}`)));
       const frontier = frontierOf(hashes);
       await ds.query(
@@ -77,6 +81,25 @@ async function measure(size) {
         );
         appends.push(performance.now() - start);
       }
+      const treeSize = size + APPENDS;
+      const proofs = [];
+      const oldProofs = [];
+      for (let i = 0; i < PROOFS; i++) {
+        const index = Math.floor(Math.random() * treeSize);
+        let start = performance.now();
+        const proof = await log.inclusion(index, treeSize);
+        proofs.push(performance.now() - start);
+        if (i < BASELINE_RUNS) {
+          start = performance.now();
+          const rows = await ds.query(`SELECT leaf_hash FROM log_entries WHERE index < $1 ORDER BY index`, [treeSize]);
+          const old = inclusionProof(
+            index,
+            rows.map((r) => Buffer.from(r.leaf_hash, 'hex')),
+          );
+          oldProofs.push(performance.now() - start);
+          if (old.map((h) => h.toString('hex')).join() !== proof.join()) throw new Error(`proof mismatch at ${index}`);
+        }
+      }
       const [check] = await ds.query(
         `SELECT tree_size, root_hash FROM log_checkpoints ORDER BY tree_size DESC LIMIT 1`,
       );
@@ -88,6 +111,9 @@ async function measure(size) {
         appendP50: quantile(appends, 0.5),
         appendP99: quantile(appends, 0.99),
         baselineP50: quantile(baseline, 0.5),
+        proofP50: quantile(proofs, 0.5),
+        proofP99: quantile(proofs, 0.99),
+        oldProofP50: quantile(oldProofs, 0.5),
       };
     } finally {
       await ds.destroy();
@@ -96,12 +122,22 @@ async function measure(size) {
 }
 
 (async () => {
-  console.log('| log size | append p50 (ms) | append p99 (ms) | old way: root from all leaves p50 (ms) | ratio |');
-  console.log('|---|---|---|---|---|');
-  for (const size of SIZES) {
-    const r = await measure(size);
+  const rows = [];
+  for (const size of SIZES) rows.push(await measure(size));
+  const ms = (x, digits = 2) => x.toFixed(digits);
+  console.log('| log size | append p50 (p99) ms | old: root from all leaves p50 ms | ratio |');
+  console.log('|---|---|---|---|');
+  for (const r of rows) {
     console.log(
-      `| ${size.toLocaleString('en')} | ${r.appendP50.toFixed(2)} | ${r.appendP99.toFixed(2)} | ${r.baselineP50.toFixed(1)} | ${(r.baselineP50 / r.appendP50).toFixed(1)}× |`,
+      `| ${r.size.toLocaleString('en')} | ${ms(r.appendP50)} (${ms(r.appendP99)}) | ${ms(r.baselineP50, 1)} | ${ms(r.baselineP50 / r.appendP50, 1)}× |`,
+    );
+  }
+  console.log('');
+  console.log('| log size | inclusion proof p50 (p99) ms | old: proof from all leaves p50 ms | ratio |');
+  console.log('|---|---|---|---|');
+  for (const r of rows) {
+    console.log(
+      `| ${r.size.toLocaleString('en')} | ${ms(r.proofP50)} (${ms(r.proofP99)}) | ${ms(r.oldProofP50, 1)} | ${ms(r.oldProofP50 / r.proofP50, 1)}× |`,
     );
   }
 })().catch((err) => {

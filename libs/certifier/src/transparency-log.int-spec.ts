@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '@skillhub/config';
-import { buildDataSourceOptions } from '@skillhub/registry';
+import { backfillLogNodes, buildDataSourceOptions } from '@skillhub/registry';
 import {
   leafHash,
   merkleRoot,
@@ -122,6 +122,29 @@ describe('TransparencyLog', () => {
       JSON.stringify(row.frontier),
       String(size),
     ]);
+  });
+
+  it('stores every perfect subtree an append completes, the same the migration backfills from the leaves', async () => {
+    const size = await log.size();
+    const stored = await ds.query(`SELECT level, index, hash FROM log_nodes ORDER BY level, index`);
+    let expected = 0;
+    for (let span = 2; span <= size; span *= 2) expected += Math.floor(size / span);
+    expect(stored).toHaveLength(expected);
+    await ds.query(`DELETE FROM log_nodes`);
+    await backfillLogNodes(ds);
+    expect(await ds.query(`SELECT level, index, hash FROM log_nodes ORDER BY level, index`)).toEqual(stored);
+  });
+
+  it('refuses to prove from a log missing a subtree root, rather than prove something else', async () => {
+    const [node] = await ds.query(`SELECT level, index, hash FROM log_nodes WHERE level = 1 AND index = 1`);
+    await ds.query(`DELETE FROM log_nodes WHERE level = 1 AND index = 1`);
+    await expect(log.inclusion(0, 10)).rejects.toMatchObject({ code: 'LOG.CORRUPT' });
+    await ds.query(`INSERT INTO log_nodes (level, index, hash) VALUES ($1, $2, $3)`, [
+      node.level,
+      node.index,
+      node.hash,
+    ]);
+    expect(await log.inclusion(0, 10)).toHaveLength(4);
   });
 
   it('lets a client holding an older checkpoint detect a rewritten entry', async () => {

@@ -8,15 +8,17 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
 import { DomainError } from '@skillhub/errors';
-import { LogCheckpoint, LogEntry } from '@skillhub/registry';
+import { LogCheckpoint, LogEntry, LogNode } from '@skillhub/registry';
 import {
-  consistencyProof,
+  consistencyProofFrom,
   frontierAppend,
   frontierOf,
   frontierRoot,
-  inclusionProof,
+  inclusionProofFrom,
   leafHash,
   signCheckpoint,
+  subtreesRead,
+  type SubtreeSource,
 } from '@skillhub/signing';
 import { SigningKeyService } from './signing-key.service';
 
@@ -66,7 +68,13 @@ export class TransparencyLog {
       leafHash: hash.toString('hex'),
       summary: leaf.summary,
     });
-    const next = frontierAppend(frontier, size, hash);
+    const { frontier: next, completed } = frontierAppend(frontier, size, hash);
+    if (completed.length > 0) {
+      await m.insert(
+        LogNode,
+        completed.map((node) => ({ level: node.level, index: String(node.index), hash: node.hash.toString('hex') })),
+      );
+    }
     const root = frontierRoot(next, size + 1);
     const { privateKey } = await this.keys.activeKey(m);
     const note = signCheckpoint(
@@ -114,18 +122,45 @@ export class TransparencyLog {
     if (treeSize < 1 || treeSize > size)
       throw new LogRangeError(`tree_size must be between 1 and ${size}`, 'tree_size');
     if (index < 0 || index >= treeSize) throw new LogRangeError(`index must be below tree_size ${treeSize}`, 'index');
-    return inclusionProof(index, await this.leafHashes(this.dataSource.manager, treeSize)).map((h) =>
-      h.toString('hex'),
-    );
+    return this.prove((source) => inclusionProofFrom(index, treeSize, source));
   }
 
   async consistency(first: number, second: number): Promise<string[]> {
     const size = await this.size();
     if (second < 1 || second > size) throw new LogRangeError(`second must be between 1 and ${size}`, 'second');
     if (first < 1 || first > second) throw new LogRangeError(`first must be between 1 and second (${second})`, 'first');
-    return consistencyProof(first, await this.leafHashes(this.dataSource.manager, second)).map((h) =>
-      h.toString('hex'),
-    );
+    return this.prove((source) => consistencyProofFrom(first, second, source));
+  }
+
+  /**
+   * Runs a proof over the stored subtree roots: once to learn which it reads, then again on
+   * those, fetched in two queries. A root the log should hold but does not is a corrupt log.
+   */
+  private async prove(proof: (source: SubtreeSource) => Buffer[]): Promise<string[]> {
+    const wanted = subtreesRead(proof);
+    const leaves = wanted.filter((n) => n.level === 0).map((n) => String(n.index));
+    const nodes = wanted.filter((n) => n.level > 0);
+    const rows: Array<{ level: number; index: string; hash: string }> = [
+      ...(leaves.length === 0
+        ? []
+        : await this.dataSource.query(
+            `SELECT 0 AS level, "index", "leaf_hash" AS hash FROM "log_entries" WHERE "index" = ANY($1::bigint[])`,
+            [leaves],
+          )),
+      ...(nodes.length === 0
+        ? []
+        : await this.dataSource.query(
+            `SELECT n."level", n."index", n."hash" FROM "log_nodes" n
+             JOIN unnest($1::smallint[], $2::bigint[]) AS w("level", "index") USING ("level", "index")`,
+            [nodes.map((n) => n.level), nodes.map((n) => String(n.index))],
+          )),
+    ];
+    const byId = new Map(rows.map((r) => [`${r.level}/${r.index}`, Buffer.from(r.hash, 'hex')]));
+    return proof((level, index) => {
+      const hash = byId.get(`${level}/${index}`);
+      if (!hash) throw new LogCorruptError(`The log holds no subtree root at level ${level}, index ${index}`);
+      return hash;
+    }).map((h) => h.toString('hex'));
   }
 
   /** The latest checkpoint's size (an index lookup; every append writes one). */

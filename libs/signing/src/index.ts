@@ -19,14 +19,19 @@ export { canonicalJson } from './canonical-json';
 export { verifyBundleCertificate, type BundleCertificateCheck } from './bundle-certificate';
 export {
   consistencyProof,
+  consistencyProofFrom,
   frontierAppend,
   frontierOf,
   frontierRoot,
   inclusionProof,
+  inclusionProofFrom,
   leafHash,
   merkleRoot,
+  subtreesRead,
   verifyConsistency,
   verifyInclusion,
+  type Subtree,
+  type SubtreeSource,
 } from './merkle';
 export { openNote, signNote } from './signed-note';
 export { signCheckpoint, verifyCheckpoint, type Checkpoint } from './checkpoint';

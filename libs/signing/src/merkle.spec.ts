@@ -1,14 +1,18 @@
 import { createHash } from 'node:crypto';
 import {
   consistencyProof,
+  consistencyProofFrom,
   frontierAppend,
   frontierOf,
   frontierRoot,
   inclusionProof,
+  inclusionProofFrom,
   leafHash,
   merkleRoot,
+  subtreesRead,
   verifyConsistency,
   verifyInclusion,
+  type SubtreeSource,
 } from './merkle';
 import { PROOF_OUT_OF_RANGE } from './signing.errors';
 
@@ -143,7 +147,7 @@ describe('frontier (incremental appends)', () => {
   it('gives the known roots of the CT vectors, appending one leaf at a time', () => {
     let frontier: Buffer[] = [];
     hashesOf(CT_LEAVES).forEach((leaf, size) => {
-      frontier = frontierAppend(frontier, size, leaf);
+      frontier = frontierAppend(frontier, size, leaf).frontier;
       expect(frontierRoot(frontier, size + 1).toString('hex')).toBe(CT_ROOTS[size]);
     });
   });
@@ -152,7 +156,7 @@ describe('frontier (incremental appends)', () => {
     const leaves = hashesOf(data(1100));
     let frontier: Buffer[] = [];
     for (let size = 0; size < leaves.length; size++) {
-      frontier = frontierAppend(frontier, size, leaves[size]!);
+      frontier = frontierAppend(frontier, size, leaves[size]!).frontier;
       const n = size + 1;
       expect(frontier).toHaveLength(n.toString(2).replace(/0/g, '').length);
       if (n <= 130 || n % 97 === 0 || n === leaves.length) {
@@ -161,6 +165,43 @@ describe('frontier (incremental appends)', () => {
     }
     expect(frontierOf(leaves).map((x) => x.toString('hex'))).toEqual(frontier.map((x) => x.toString('hex')));
     expect(frontierRoot([], 0).toString('hex')).toBe(merkleRoot([]).toString('hex'));
+  });
+
+  it('names the perfect subtrees each append completes, and proofs read from them equal proofs from the leaves', () => {
+    const leaves = hashesOf(data(300));
+    const stored = new Map<string, Buffer>(leaves.map((leaf, i) => [`0/${i}`, leaf]));
+    let frontier: Buffer[] = [];
+    for (let size = 0; size < leaves.length; size++) {
+      const appended = frontierAppend(frontier, size, leaves[size]!);
+      frontier = appended.frontier;
+      for (const node of appended.completed) {
+        const span = 2 ** node.level;
+        expect(node.hash.equals(merkleRoot(leaves.slice(node.index * span, (node.index + 1) * span)))).toBe(true);
+        stored.set(`${node.level}/${node.index}`, node.hash);
+      }
+    }
+    expect(stored.size).toBe(2 * leaves.length - 4); // every perfect subtree of 300 leaves: 300 + 150 + 75 + 37 + 18 + 9 + 4 + 2 + 1
+    const source: SubtreeSource = (level, index) => stored.get(`${level}/${index}`)!;
+    for (const n of [1, 2, 3, 7, 8, 9, 100, 255, 256, 257, 300]) {
+      const tree = leaves.slice(0, n);
+      for (const i of [0, 1, Math.floor(n / 2), n - 1].filter((x) => x < n)) {
+        expect(hex(inclusionProofFrom(i, n, source))).toEqual(hex(inclusionProof(i, tree)));
+      }
+      for (const m of [1, Math.floor(n / 3), n - 1, n].filter((x) => x >= 1)) {
+        expect(hex(consistencyProofFrom(m, n, source))).toEqual(hex(consistencyProof(m, tree)));
+      }
+    }
+  });
+
+  it('reads O(log² n) subtrees for a proof, not the leaves', () => {
+    // 1,000,000 leaves: a proof has at most 20 hashes; a right-edge one is read as at most 20 subtrees.
+    for (const index of [0, 1, 524_287, 524_288, 999_999]) {
+      const reads = subtreesRead((source) => inclusionProofFrom(index, 1_000_000, source));
+      expect(reads.length).toBeLessThanOrEqual(20 * 20);
+      expect(reads.length).toBeGreaterThan(0);
+    }
+    const consistency = subtreesRead((source) => consistencyProofFrom(333_333, 1_000_000, source));
+    expect(consistency.length).toBeLessThanOrEqual(2 * 20 * 20);
   });
 
   it('refuses a frontier that does not fit the size (a corrupt stored state fails closed)', () => {

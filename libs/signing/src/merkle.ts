@@ -21,19 +21,30 @@ export function merkleRoot(leafHashes: readonly Buffer[]): Buffer {
   return leafHashes.length === 0 ? sha256() : subtreeRoot(leafHashes, 0, leafHashes.length);
 }
 
+/**
+ * Where proofs read subtree roots from: the root of the perfect subtree of 2^level leaves
+ * starting at leaf `index * 2^level` (level 0: the leaf hash). Proofs only ever need such
+ * aligned perfect subtrees, so a log that stores them proves in O(log² n) reads.
+ */
+export type SubtreeSource = (level: number, index: number) => Buffer;
+
 /** PATH(m, D[n]): the sibling hashes from leaf `index` up to the root, lowest first. */
 export function inclusionProof(index: number, leafHashes: readonly Buffer[]): Buffer[] {
-  if (!Number.isSafeInteger(index) || index < 0 || index >= leafHashes.length) {
-    throw new ProofOutOfRangeError(`Leaf ${index} is not in a tree of ${leafHashes.length} leaves`);
+  return inclusionProofFrom(index, leafHashes.length, fromLeaves(leafHashes));
+}
+
+export function inclusionProofFrom(index: number, treeSize: number, source: SubtreeSource): Buffer[] {
+  if (!isSize(treeSize) || !Number.isSafeInteger(index) || index < 0 || index >= treeSize) {
+    throw new ProofOutOfRangeError(`Leaf ${index} is not in a tree of ${treeSize} leaves`);
   }
   const path = (m: number, start: number, end: number): Buffer[] => {
     if (end - start === 1) return [];
     const k = splitPoint(end - start);
     return m < k
-      ? [...path(m, start, start + k), subtreeRoot(leafHashes, start + k, end)]
-      : [...path(m - k, start + k, end), subtreeRoot(leafHashes, start, start + k)];
+      ? [...path(m, start, start + k), rangeRoot(start + k, end, source)]
+      : [...path(m - k, start + k, end), rangeRoot(start, start + k, source)];
   };
-  return path(index, 0, leafHashes.length);
+  return path(index, 0, treeSize);
 }
 
 /**
@@ -41,35 +52,65 @@ export function inclusionProof(index: number, leafHashes: readonly Buffer[]): Bu
  * `oldSize` is 0 or the whole tree: both are consistent by definition.
  */
 export function consistencyProof(oldSize: number, leafHashes: readonly Buffer[]): Buffer[] {
-  const newSize = leafHashes.length;
-  if (!Number.isSafeInteger(oldSize) || oldSize < 0 || oldSize > newSize) {
+  return consistencyProofFrom(oldSize, leafHashes.length, fromLeaves(leafHashes));
+}
+
+export function consistencyProofFrom(oldSize: number, newSize: number, source: SubtreeSource): Buffer[] {
+  if (!isSize(newSize) || !Number.isSafeInteger(oldSize) || oldSize < 0 || oldSize > newSize) {
     throw new ProofOutOfRangeError(`No tree of ${oldSize} leaves precedes a tree of ${newSize}`);
   }
   if (oldSize === 0) return [];
   // `complete` is true while the old tree is still a whole subtree of the one being walked.
   const subproof = (m: number, start: number, end: number, complete: boolean): Buffer[] => {
-    if (m === end - start) return complete ? [] : [subtreeRoot(leafHashes, start, end)];
+    if (m === end - start) return complete ? [] : [rangeRoot(start, end, source)];
     const k = splitPoint(end - start);
     return m <= k
-      ? [...subproof(m, start, start + k, complete), subtreeRoot(leafHashes, start + k, end)]
-      : [...subproof(m - k, start + k, end, false), subtreeRoot(leafHashes, start, start + k)];
+      ? [...subproof(m, start, start + k, complete), rangeRoot(start + k, end, source)]
+      : [...subproof(m - k, start + k, end, false), rangeRoot(start, start + k, source)];
   };
   return subproof(oldSize, 0, newSize, true);
+}
+
+/** The aligned perfect subtrees a proof reads, in the order it reads them (to fetch them in one go). */
+export function subtreesRead(proof: (source: SubtreeSource) => Buffer[]): Array<{ level: number; index: number }> {
+  const read: Array<{ level: number; index: number }> = [];
+  const placeholder = Buffer.alloc(HASH_BYTES);
+  proof((level, index) => {
+    read.push({ level, index });
+    return placeholder;
+  });
+  return read;
+}
+
+/** The root of an aligned perfect subtree: 2^level leaves from leaf `index * 2^level`. */
+export interface Subtree {
+  level: number;
+  index: number;
+  hash: Buffer;
 }
 
 /**
  * The tree's frontier (compact range): the roots of its perfect subtrees, largest (leftmost)
  * first, one per set bit of its size. It is all an append needs: the next frontier and the new
- * root cost O(log n) hashes, without reading the leaves.
+ * root cost O(log n) hashes, without reading the leaves. `completed` lists the perfect subtrees
+ * (level 1 and up) the new leaf completes, for a log that stores them to serve proofs.
  */
-export function frontierAppend(frontier: readonly Buffer[], size: number, leaf: Buffer): Buffer[] {
+export function frontierAppend(
+  frontier: readonly Buffer[],
+  size: number,
+  leaf: Buffer,
+): { frontier: Buffer[]; completed: Subtree[] } {
   assertFrontier(frontier, size);
   const next = [...frontier];
+  const completed: Subtree[] = [];
   let node = leaf;
   // Each trailing 1-bit of the old size is a subtree of the new leaf's size, now completed.
-  for (let n = size; isOdd(n); n = half(n)) node = nodeHash(next.pop()!, node);
+  for (let n = size, level = 1; isOdd(n); n = half(n), level++) {
+    node = nodeHash(next.pop()!, node);
+    completed.push({ level, index: Math.floor(size / 2 ** level), hash: node });
+  }
   next.push(node);
-  return next;
+  return { frontier: next, completed };
 }
 
 /** MTH of the tree the frontier describes: the subtree roots folded from the right. */
@@ -81,7 +122,7 @@ export function frontierRoot(frontier: readonly Buffer[], size: number): Buffer 
 
 /** The frontier of a tree from all its leaves (for a log that has no stored frontier yet). */
 export function frontierOf(leafHashes: readonly Buffer[]): Buffer[] {
-  return leafHashes.reduce<Buffer[]>((frontier, leaf, size) => frontierAppend(frontier, size, leaf), []);
+  return leafHashes.reduce<Buffer[]>((frontier, leaf, size) => frontierAppend(frontier, size, leaf).frontier, []);
 }
 
 function assertFrontier(frontier: readonly Buffer[], size: number): void {
@@ -157,11 +198,34 @@ export function verifyConsistency(
   return sn === 0 && digestsEqual(fr, oldRoot) && digestsEqual(sr, newRoot);
 }
 
+/**
+ * MTH(D[start:end]) for a range a proof walks: one aligned perfect subtree read from the
+ * source, or split at RFC 6962's k into two such ranges.
+ */
+function rangeRoot(start: number, end: number, source: SubtreeSource): Buffer {
+  const size = end - start;
+  if (isPowerOfTwo(size) && start % size === 0) return source(levelOf(size), start / size);
+  const k = splitPoint(size);
+  return nodeHash(rangeRoot(start, start + k, source), rangeRoot(start + k, end, source));
+}
+
+const fromLeaves =
+  (leafHashes: readonly Buffer[]): SubtreeSource =>
+  (level, index) =>
+    subtreeRoot(leafHashes, index * 2 ** level, (index + 1) * 2 ** level);
+
 /** MTH(D[start:end]) for a non-empty range, recursing on index ranges rather than copied arrays. */
 function subtreeRoot(leafHashes: readonly Buffer[], start: number, end: number): Buffer {
   if (end - start === 1) return leafHashes[start];
   const k = splitPoint(end - start);
   return nodeHash(subtreeRoot(leafHashes, start, start + k), subtreeRoot(leafHashes, start + k, end));
+}
+
+/** log2 of a power of two, counted rather than computed in floating point. */
+function levelOf(powerOfTwo: number): number {
+  let level = 0;
+  for (let n = powerOfTwo; n > 1; n = half(n)) level++;
+  return level;
 }
 
 /** RFC 6962's k: the largest power of two smaller than n (n > 1). */

@@ -3,6 +3,7 @@ import { Certificate } from './certificate.entity';
 import { Certification } from './certification.entity';
 import { LogCheckpoint } from './log-checkpoint.entity';
 import { LogEntry } from './log-entry.entity';
+import { LogNode } from './log-node.entity';
 import { Namespace } from './namespace.entity';
 import { OutboxMessage } from './outbox-message.entity';
 import { Publisher } from './publisher.entity';
@@ -20,6 +21,7 @@ export * from './json-document';
 export * from './certification.entity';
 export * from './log-checkpoint.entity';
 export * from './log-entry.entity';
+export * from './log-node.entity';
 export * from './namespace.entity';
 export * from './outbox-message.entity';
 export * from './publisher.entity';
@@ -44,6 +46,7 @@ export const ENTITIES = [
   Revocation,
   SigningKey,
   LogEntry,
+  LogNode,
   LogCheckpoint,
   Submission,
   OutboxMessage,

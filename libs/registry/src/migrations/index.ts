@@ -4,6 +4,7 @@ import { Discovery1795975321266 } from './1795975321266-discovery';
 import { Certification1795978098213 } from './1795978098213-certification';
 import { PublisherKeys1795983259538 } from './1795983259538-publisher-keys';
 import { LogFrontier1795984665369 } from './1795984665369-log-frontier';
+import { LogNodes1795985052280 } from './1795985052280-log-nodes';
 
 export const MIGRATIONS = [
   Init1795973621262,
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   Certification1795978098213,
   PublisherKeys1795983259538,
   LogFrontier1795984665369,
+  LogNodes1795985052280,
 ];
