@@ -171,24 +171,120 @@ describe('gateway over real MCP servers', () => {
     expect((await call(client, 'echo', { message: 'raw' })).isError).toBe(true);
   });
 
-  it('serves the gateway over Streamable HTTP to any MCP client', async () => {
-    const gateway = new Gateway(upstreams, {
-      environment: { production: false, trustedInProdAllowed: false },
-      preApproval: EMPTY_PRE_APPROVAL_POLICY,
-      pins: new MemoryToolPins(),
+  describe('over Streamable HTTP', () => {
+    const gateway = () =>
+      new Gateway(upstreams, {
+        environment: { production: false, trustedInProdAllowed: false },
+        preApproval: EMPTY_PRE_APPROVAL_POLICY,
+        pins: new MemoryToolPins(),
+      });
+    const httpClient = async (url: string, answer?: 'accept') => {
+      const client = new Client(
+        { name: 'http-test', version: '1.0.0' },
+        { capabilities: answer ? { elicitation: {} } : {} },
+      );
+      const asked: string[] = [];
+      if (answer) {
+        client.setRequestHandler(ElicitRequestSchema, (req) => {
+          asked.push(String(req.params.message));
+          return { action: 'accept', content: { approve: true } };
+        });
+      }
+      const transport = new StreamableHTTPClientTransport(new URL(url));
+      await client.connect(transport);
+      return { client, transport, asked };
+    };
+    const rpc = (url: string, body: object, headers: Record<string, string> = {}) =>
+      fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify(body),
+      });
+
+    it('keeps a session per client: its calls reuse one server, and DELETE ends it', async () => {
+      const http = await serveGatewayHttp(gateway(), '127.0.0.1', 0);
+      try {
+        const { client, transport } = await httpClient(http.url);
+        expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+        expect(http.sessionCount()).toBe(1);
+        expect((await client.listTools()).tools.map((t) => t.name)).toContain('mcp__everything__get-sum');
+        for (let i = 0; i < 5; i++) {
+          expect(text(await call(client, 'mcp__everything__get-sum', { a: i, b: 1 }))).toContain(String(i + 1));
+        }
+        expect((await call(client, 'mcp__everything__echo', { message: 'x' })).isError).toBe(true);
+        expect(http.sessionCount()).toBe(1);
+        const id = transport.sessionId!;
+        await transport.terminateSession();
+        expect(http.sessionCount()).toBe(0);
+        const ended = await rpc(http.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { 'mcp-session-id': id });
+        expect(ended.status).toBe(404);
+        await client.close();
+      } finally {
+        await http.close();
+      }
     });
-    const http = await serveGatewayHttp(gateway, '127.0.0.1', 0);
-    const client = new Client({ name: 'http-test', version: '1.0.0' });
-    try {
-      await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
-      const names = (await client.listTools()).tools.map((t) => t.name);
-      expect(names).toContain('mcp__everything__get-sum');
-      expect(text(await call(client, 'mcp__everything__get-sum', { a: 1, b: 1 }))).toContain('2');
-      expect((await call(client, 'mcp__everything__echo', { message: 'x' })).isError).toBe(true);
-    } finally {
-      await client.close();
-      await new Promise((r) => http.close(r));
-    }
+
+    it('asks for approval by elicitation on the call’s own stream, and with it runs the call', async () => {
+      const http = await serveGatewayHttp(gateway(), '127.0.0.1', 0);
+      try {
+        const { client, asked } = await httpClient(http.url, 'accept');
+        expect(text(await call(client, 'mcp__everything__echo', { message: 'approved over http' }))).toBe(
+          'Echo: approved over http',
+        );
+        expect(asked).toHaveLength(1);
+        expect(asked[0]).toContain('mcp__everything__echo');
+        await client.close();
+      } finally {
+        await http.close();
+      }
+    });
+
+    it('serves a client that keeps no session, request by request', async () => {
+      const http = await serveGatewayHttp(gateway(), '127.0.0.1', 0);
+      try {
+        const res = await rpc(http.url, {
+          jsonrpc: '2.0',
+          id: 7,
+          method: 'tools/call',
+          params: { name: 'mcp__everything__get-sum', arguments: { a: 20, b: 22 } },
+        });
+        expect(res.status).toBe(200);
+        expect(JSON.stringify(await res.json())).toContain('42');
+        expect(http.sessionCount()).toBe(0);
+        expect((await fetch(http.url)).status).toBe(405);
+        expect((await rpc(http.url.replace('/mcp', '/other'), {})).status).toBe(404);
+        const bad = await fetch(http.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{',
+        });
+        expect(bad.status).toBe(400);
+      } finally {
+        await http.close();
+      }
+    });
+
+    it('caps live sessions (503 beyond) and ends idle ones', async () => {
+      const http = await serveGatewayHttp(gateway(), '127.0.0.1', 0, { maxSessions: 1, idleMs: 300 });
+      try {
+        const first = await httpClient(http.url);
+        await expect(httpClient(http.url)).rejects.toThrow(/503|Too many sessions/);
+        await waitFor(async () => http.sessionCount() === 0, 5_000, 'the idle session to end');
+        const again = await rpc(
+          http.url,
+          { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+          {
+            'mcp-session-id': first.transport.sessionId!,
+          },
+        );
+        expect(again.status).toBe(404);
+        const second = await httpClient(http.url);
+        expect(http.sessionCount()).toBe(1);
+        await Promise.all([first.client.close(), second.client.close()]);
+      } finally {
+        await http.close();
+      }
+    });
   });
 
   it('returns upstream resources marked as untrusted data', async () => {

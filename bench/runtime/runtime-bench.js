@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 // The gateway's cost: a safe tool call (server-everything's get-sum over stdio) made
-// directly with the SDK client, through the gateway in-process, and through the
-// gateway over Streamable HTTP, all in one run; then the agent-runtime as its own
+// directly with the SDK client, through the gateway in-process, through the gateway over
+// Streamable HTTP (an SDK client in a session; a bare JSON-RPC POST without one), and, as
+// the floor of any HTTP path, a bare fetch round trip to an echo server, all in one run;
+// then the agent-runtime as its own
 // process installing 5 certified skills from a hub, each with an MCP server: time from
 // spawn to tools-ready, and its peak RSS.
 // Run `npm run build` first; `npm run bench:runtime`. BENCH_CALLS (default 500).
 const { spawn } = require('node:child_process');
+const { createServer } = require('node:http');
 const { readFileSync, writeFileSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
@@ -70,13 +73,37 @@ async function main() {
   const overHttp = new Client({ name: 'http', version: '1' });
   await overHttp.connect(new StreamableHTTPClientTransport(new URL(http.url)));
 
+  const echo = createServer((req, res) => req.pipe(res));
+  await new Promise((resolve) => echo.listen(0, '127.0.0.1', resolve));
+  const post = (url, body) =>
+    fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify(body),
+    }).then((res) => res.text());
+  const stateless = (i) =>
+    post(http.url, {
+      jsonrpc: '2.0',
+      id: i,
+      method: 'tools/call',
+      params: { name: 'mcp__everything__get-sum', arguments: { a: i, b: 1 } },
+    });
+
   const rows = [
     await time('direct SDK client → server (stdio)', sum(direct, 'get-sum')),
     await time('through the gateway, in-process client', sum(inProcess, 'mcp__everything__get-sum')),
-    await time('through the gateway over Streamable HTTP', sum(overHttp, 'mcp__everything__get-sum')),
+    await time(
+      'through the gateway over Streamable HTTP, SDK client in a session',
+      sum(overHttp, 'mcp__everything__get-sum'),
+    ),
+    await time('through the gateway over Streamable HTTP, bare POST without a session', stateless),
+    await time('floor: bare fetch round trip to an echo server, no MCP', (i) =>
+      post(`http://127.0.0.1:${echo.address().port}/`, { i }),
+    ),
   ];
+  echo.close();
   await Promise.all([direct.close(), inProcess.close(), overHttp.close(), upstream.close()]);
-  await new Promise((r) => http.close(r));
+  await http.close();
 
   const ready = await runtimeStartup(5);
   const base = rows[0];

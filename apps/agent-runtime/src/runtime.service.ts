@@ -4,7 +4,6 @@
  * declare, and serve them through the gateway (Streamable HTTP and/or stdio), with
  * Agent Skills offered as prompts.
  */
-import type { Server as HttpServer } from 'node:http';
 import { join } from 'node:path';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -16,14 +15,14 @@ import { type InstallResult, SkillInstaller, TrustState } from '@skillhub/instal
 import { skillPrompt, skillServers } from './install/installed-skill';
 import { Gateway } from './gateway/gateway';
 import { FileToolPins } from './gateway/tool-pins';
-import { serveGatewayHttp } from './gateway/gateway-http';
+import { serveGatewayHttp, type GatewayHttpServer } from './gateway/gateway-http';
 import { UpstreamServer } from './mcp/upstream-server';
 
 @Injectable()
 export class RuntimeService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('agent-runtime');
   private upstreams: UpstreamServer[] = [];
-  private http: HttpServer | null = null;
+  private http: GatewayHttpServer | null = null;
 
   constructor(@Inject(HUB_CONFIG) private readonly config: HubConfig) {}
 
@@ -103,7 +102,7 @@ export class RuntimeService implements OnApplicationBootstrap, OnApplicationShut
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await new Promise((resolve) => (this.http ? this.http.close(resolve) : resolve(undefined)));
+    await this.http?.close();
     await Promise.all(this.upstreams.map((u) => u.close()));
   }
 }

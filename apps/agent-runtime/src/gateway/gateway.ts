@@ -18,6 +18,7 @@ import {
   McpError,
   ReadResourceRequestSchema,
   type ReadResourceResult,
+  type RequestId,
   type Resource,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -78,8 +79,13 @@ export class Gateway {
         messages: [{ role: 'user', content: { type: 'text', text: prompt.text } }],
       };
     });
-    server.setRequestHandler(CallToolRequestSchema, (request) =>
-      this.call(server, request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>),
+    server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+      this.call(
+        server,
+        request.params.name,
+        (request.params.arguments ?? {}) as Record<string, unknown>,
+        extra.requestId,
+      ),
     );
     return server;
   }
@@ -99,7 +105,13 @@ export class Gateway {
     return lists.flat();
   }
 
-  async call(server: Server, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  /** `requestId`: the client's call, so an approval question travels on that call's stream (Streamable HTTP). */
+  async call(
+    server: Server,
+    name: string,
+    args: Record<string, unknown>,
+    requestId?: RequestId,
+  ): Promise<CallToolResult> {
     const parsed = parseNamespacedToolName(name);
     const upstream = parsed && this.upstreams.find((u) => u.config.name === parsed.server);
     const state = upstream ? await upstream.ensureConnected() : null;
@@ -117,7 +129,7 @@ export class Gateway {
     };
     let decision = decideToolCall(input);
     if (!upstream || !live) return refusal(decision, `no tool ${JSON.stringify(name)} on a connected server`);
-    if (decision.verdict === 'needs_approval' && (await this.askClient(server, name, decision))) {
+    if (decision.verdict === 'needs_approval' && (await this.askClient(server, name, decision, requestId))) {
       decision = decideToolCall({ ...input, approval: { granted: true } });
     }
     if (decision.verdict !== 'allow') {
@@ -164,17 +176,25 @@ export class Gateway {
   }
 
   /** Asks the client by elicitation; false when it cannot ask, declines or fails (fail closed). */
-  private async askClient(server: Server, name: string, decision: GateDecision): Promise<boolean> {
+  private async askClient(
+    server: Server,
+    name: string,
+    decision: GateDecision,
+    requestId: RequestId | undefined,
+  ): Promise<boolean> {
     if (!server.getClientCapabilities()?.elicitation) return false;
     try {
-      const answer = await server.elicitInput({
-        message: `Allow the ${decision.classification} tool ${name}?\n${decision.reasons.join('\n')}`,
-        requestedSchema: {
-          type: 'object',
-          properties: { approve: { type: 'boolean', title: 'Approve this one call' } },
-          required: ['approve'],
+      const answer = await server.elicitInput(
+        {
+          message: `Allow the ${decision.classification} tool ${name}?\n${decision.reasons.join('\n')}`,
+          requestedSchema: {
+            type: 'object',
+            properties: { approve: { type: 'boolean', title: 'Approve this one call' } },
+            required: ['approve'],
+          },
         },
-      });
+        { relatedRequestId: requestId },
+      );
       return answer.action === 'accept' && answer.content?.approve === true;
     } catch {
       return false;
