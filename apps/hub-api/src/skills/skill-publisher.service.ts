@@ -80,7 +80,7 @@ export class SkillPublisher {
     query: PublishSkillQueryDto,
     clientAddress: string,
   ): Promise<ValidateSkillResponseDto> {
-    this.limiter.consume(
+    await this.limiter.consume(
       `validate:${clientAddress}`,
       this.config.VALIDATE_RATE_LIMIT_PER_MINUTE,
       'validations from this address',
@@ -107,7 +107,11 @@ export class SkillPublisher {
 
   async publish(bytes: Buffer, principal: Principal, query: PublishSkillQueryDto): Promise<PublishOutcome> {
     const who = principal.kind === 'token' ? principal.tokenId : 'admin';
-    this.limiter.consume(`publish:${who}`, this.config.PUBLISH_RATE_LIMIT_PER_MINUTE, 'publishes from this token');
+    await this.limiter.consume(
+      `publish:${who}`,
+      this.config.PUBLISH_RATE_LIMIT_PER_MINUTE,
+      'publishes from this token',
+    );
     const { bundle, skill } = await this.inspect(bytes, principal, query);
     const outcome = await this.dataSource.transaction((m) => this.store(m, principal, bundle, bytes, skill));
     if (outcome.created) this.relay.nudge();
