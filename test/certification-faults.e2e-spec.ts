@@ -46,7 +46,7 @@ function bundle(author: string, name: string, mcp = false) {
   );
 }
 
-function spawnWorker(hub: TestHub): ChildProcess {
+function spawnWorker(hub: TestHub, extraEnv: Record<string, string> = {}): ChildProcess {
   // The hub's validated configuration, as the environment a worker process reads.
   const env = Object.fromEntries(
     Object.entries(hub.config)
@@ -54,7 +54,7 @@ function spawnWorker(hub: TestHub): ChildProcess {
       .map(([k, v]) => [k, String(v)]),
   );
   return spawn(process.execPath, [WORKER_MAIN], {
-    env: { ...process.env, ...env, LOG_LEVEL: 'error' },
+    env: { ...process.env, ...env, LOG_LEVEL: 'error', ...extraEnv },
     stdio: 'ignore',
   });
 }
@@ -172,6 +172,22 @@ describe('certifier faults', () => {
         'the next verdict',
       );
       expect(next.status).toBe('certified');
+    });
+
+    it("serves the worker's own metrics on WORKER_METRICS_PORT: verdicts and probe latency", async () => {
+      await kill(worker, 'SIGTERM');
+      const port = await sparePort();
+      worker = spawnWorker(hub, { WORKER_METRICS_PORT: String(port) });
+      const name = uniqueName('metered');
+      await publish(bundle(ns, name, true));
+      await waitFor(async () => ((await status(name)).status !== 'pending' ? true : null), 30_000, 'the verdict');
+      const res = await fetch(`http://127.0.0.1:${port}/metrics`);
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      expect(text).toMatch(/^skillhub_certification_outcomes_total\{status="certified",level="\w+"\} [1-9]/m);
+      expect(text).toMatch(/^skillhub_package_probe_duration_seconds_count\{registry="npm",outcome="found"\} [1-9]/m);
+      expect(text).toContain('skillhub_certifier_worker_process_resident_memory_bytes');
+      expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(404);
     });
   });
 

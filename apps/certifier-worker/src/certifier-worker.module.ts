@@ -4,8 +4,9 @@ import { CertifierModule } from '@skillhub/certifier';
 import { ConfigModule, type HubConfig } from '@skillhub/config';
 import { buildDataSourceOptions } from '@skillhub/registry';
 import { WorkerConnectionCheck } from './worker-connection-check.service';
+import { WorkerMetricsServer } from './worker-metrics.server';
 
-/** The certifier's process: no HTTP server, one database pool, the certification queue's consumer. */
+/** The certifier's process: one database pool, the certification queue's consumer, and an optional metrics port. */
 @Module({})
 export class CertifierWorkerModule {
   static forRoot(config: HubConfig, databaseUrl: string): DynamicModule {
@@ -16,7 +17,7 @@ export class CertifierWorkerModule {
         TypeOrmModule.forRoot(buildDataSourceOptions(databaseUrl)),
         CertifierModule.forRoot({ consume: true }),
       ],
-      providers: [WorkerConnectionCheck],
+      providers: [WorkerConnectionCheck, WorkerMetricsServer],
     };
   }
 }

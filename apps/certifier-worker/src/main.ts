@@ -1,5 +1,6 @@
 /**
- * certifier-worker: a BullMQ worker process (no HTTP server) for hubs on PostgreSQL.
+ * certifier-worker: a BullMQ worker process for hubs on PostgreSQL (HTTP only for
+ * metrics, when WORKER_METRICS_PORT is set).
  * With the embedded database the same processor runs inside hub-api instead.
  */
 import 'reflect-metadata';

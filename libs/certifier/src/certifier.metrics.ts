@@ -1,7 +1,7 @@
 /**
  * Metrics the certifier records wherever it runs. hub-api registers them in its /metrics
- * registry (so on the embedded database, where it certifies in-process, they are
- * scraped); a certifier-worker process has no HTTP server and keeps them unexposed.
+ * registry (on the embedded database it certifies in-process); a certifier-worker serves
+ * them on its own metrics port when WORKER_METRICS_PORT is set.
  */
 import { Counter, Histogram } from 'prom-client';
 

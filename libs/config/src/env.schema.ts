@@ -86,6 +86,12 @@ export const envSchema = z.object({
    * a Redis that keeps nothing on disk); judging is idempotent, so a duplicate costs only time.
    */
   PENDING_REQUEUE_MS: positiveInt.default(600_000),
+  /**
+   * certifier-worker only: serve Prometheus metrics at `http://WORKER_METRICS_HOST:PORT/metrics`
+   * (probe latency, verdicts, process). Off when unset; loopback unless the host is set.
+   */
+  WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  WORKER_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
 });
 
 export type HubConfig = z.infer<typeof envSchema>;
