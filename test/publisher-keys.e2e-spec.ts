@@ -110,6 +110,10 @@ describe('publisher keys', () => {
     expect(c14(verdict)).toEqual(['C14.bad-signature']);
     const listed = await hub.http.get(`/api/v1/namespaces/${ns}/publisher-keys`).expect(200);
     expect(listed.body).toMatchObject({ signatures_required: false, keys: [{ key_id: alice.id }] });
+    // As the API says: with no active key, signatures are optional again.
+    const unsigned = uniqueName('unsignedagain');
+    const again = await certify(bundle(unsigned), unsigned);
+    expect([again.status, c14(again)]).toEqual(['certified', ['C14.skipped']]);
     await hub.http
       .delete(`/api/v1/namespaces/${ns}/publisher-keys/${'0'.repeat(64)}`)
       .set(auth())

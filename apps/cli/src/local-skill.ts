@@ -98,6 +98,8 @@ export function signDir(dir: string, secret: string): SignResult {
 
 export interface KeySignResult {
   file: string;
+  /** `namespace/name@version` the signature is bound to. */
+  skill: string;
   keyId: string;
   /** How many files the signature covers (every file but itself). */
   files: number;
@@ -107,12 +109,33 @@ export interface KeySignResult {
  * The publisher signature (C14): `.skillhub-signature.json` over every file `pack` would include.
  * Run it last: any later change, a Kazma `sign` included, invalidates it.
  */
-export function signDirWithKey(dir: string, privateKey: KeyObject, now = new Date()): KeySignResult {
+export function signDirWithKey(
+  dir: string,
+  privateKey: KeyObject,
+  context: LocalContext = {},
+  now = new Date(),
+): KeySignResult {
+  const { skill, problems } = validateDir(dir, context);
+  if (!skill) {
+    throw new CliError(
+      `not valid: ${problems[0]?.message ?? 'unknown problem'}`,
+      EXIT.refused,
+      `Run: skillhub validate ${dir}`,
+    );
+  }
+  if (skill.format !== 'kazma' && context.namespace === undefined) {
+    throw new CliError(
+      `a ${skill.format} skill names no namespace, and the signature binds the one it is published under`,
+      EXIT.usage,
+      'Pass --namespace <slug> (and --version for an Agent Skill), as you will to publish.',
+    );
+  }
+  const id = `${skill.namespace}/${skill.name}@${skill.version}`;
   const files = skillFiles(dir);
   const file = join(resolve(dir), PUBLISHER_SIGNATURE_FILE);
-  writeFileSync(file, signPublisherFiles(files, privateKey, now));
+  writeFileSync(file, signPublisherFiles(id, files, privateKey, now));
   const signed = files.filter((f) => f.path !== PUBLISHER_SIGNATURE_FILE).length;
-  return { file, keyId: keyId(privateKey), files: signed };
+  return { file, skill: id, keyId: keyId(privateKey), files: signed };
 }
 
 export interface CheckOptions extends LocalContext {

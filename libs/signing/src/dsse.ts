@@ -59,6 +59,15 @@ export function signEnvelope(payloadType: string, payload: Buffer, privateKey: K
  * checked only after the signature, so a forgery is never reported as an expired key.
  */
 export function verifyEnvelope(envelope: unknown, keys: readonly TrustedKey[], at: Date = new Date()): Buffer {
+  return verifyEnvelopeSigner(envelope, keys, at).payload;
+}
+
+/** As `verifyEnvelope`, also naming the trusted key whose signature was accepted. */
+export function verifyEnvelopeSigner(
+  envelope: unknown,
+  keys: readonly TrustedKey[],
+  at: Date = new Date(),
+): { payload: Buffer; keyid: string } {
   const { payloadType, payload, signatures } = readEnvelope(envelope);
   const message = pae(payloadType, payload);
   let outsideWindow: TrustedKey | undefined;
@@ -68,7 +77,7 @@ export function verifyEnvelope(envelope: unknown, keys: readonly TrustedKey[], a
       if (!verifyEd25519(message, signature.sig, key.publicKey)) {
         failedTrustedSignature = true;
       } else if (isValidAt(key, at)) {
-        return payload;
+        return { payload, keyid: key.keyid };
       } else {
         outsideWindow = key;
       }

@@ -8,6 +8,8 @@ import {
   type SignedFile,
 } from './publisher-signature';
 
+const SKILL = 'acme/weather@1.0.0';
+
 const newKey = (): { privateKey: KeyObject; trusted: TrustedKey } => {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
   return { privateKey, trusted: { keyid: keyId(publicKey), publicKey } };
@@ -21,14 +23,15 @@ const files = (): SignedFile[] => [
 
 describe('publisher signature', () => {
   const publisher = newKey();
-  const signed = signPublisherFiles(files(), publisher.privateKey, new Date('2026-11-01T00:00:00.000Z'));
+  const signed = signPublisherFiles(SKILL, files(), publisher.privateKey, new Date('2026-11-01T00:00:00.000Z'));
 
   it('verifies over the same files with the registered key, naming the key and the signed files', () => {
-    const verdict = verifyPublisherSignature(signed, files(), [publisher.trusted]);
+    const verdict = verifyPublisherSignature(SKILL, signed, files(), [publisher.trusted]);
     expect(verdict).toEqual({
       ok: true,
       keyId: publisher.trusted.keyid,
       statement: {
+        skill: SKILL,
         signedAt: '2026-11-01T00:00:00.000Z',
         files: expect.objectContaining({ 'main.py': expect.stringMatching(/^[0-9a-f]{64}$/) }),
       },
@@ -37,7 +40,7 @@ describe('publisher signature', () => {
 
   it('ignores the signature file itself among the files, so signing is stable', () => {
     const withSignature = [...files(), { path: PUBLISHER_SIGNATURE_FILE, content: signed }];
-    expect(verifyPublisherSignature(signed, withSignature, [publisher.trusted]).ok).toBe(true);
+    expect(verifyPublisherSignature(SKILL, signed, withSignature, [publisher.trusted]).ok).toBe(true);
   });
 
   it.each([
@@ -62,7 +65,7 @@ describe('publisher signature', () => {
       '__proto__ was added after signing',
     ],
   ])('refuses %s, naming it', (_name, change, message) => {
-    expect(verifyPublisherSignature(signed, change(files()), [publisher.trusted])).toEqual({
+    expect(verifyPublisherSignature(SKILL, signed, change(files()), [publisher.trusted])).toEqual({
       ok: false,
       reason: 'files-differ',
       message,
@@ -72,9 +75,9 @@ describe('publisher signature', () => {
 
   it('refuses a signature by a key the namespace did not register, naming that key', () => {
     const other = newKey();
-    const verdict = verifyPublisherSignature(signed, files(), [other.trusted]);
+    const verdict = verifyPublisherSignature(SKILL, signed, files(), [other.trusted]);
     expect(verdict).toMatchObject({ ok: false, reason: 'unknown-key', keyIds: [publisher.trusted.keyid] });
-    expect(verifyPublisherSignature(signed, files(), [])).toMatchObject({ ok: false, reason: 'unknown-key' });
+    expect(verifyPublisherSignature(SKILL, signed, files(), [])).toMatchObject({ ok: false, reason: 'unknown-key' });
   });
 
   it('refuses a statement altered after signing (the files list rewritten to match other files)', () => {
@@ -84,15 +87,52 @@ describe('publisher signature', () => {
     };
     delete statement.files['lib/util.py'];
     envelope.payload = Buffer.from(JSON.stringify(statement)).toString('base64');
-    const verdict = verifyPublisherSignature(Buffer.from(JSON.stringify(envelope)), files().slice(0, 2), [
+    const verdict = verifyPublisherSignature(SKILL, Buffer.from(JSON.stringify(envelope)), files().slice(0, 2), [
       publisher.trusted,
     ]);
     expect(verdict).toMatchObject({ ok: false, reason: 'bad-signature' });
   });
 
+  it('refuses a genuine signature made for another release (a re-upload under a new version or namespace)', () => {
+    for (const published of ['acme/weather@9.9.9', 'other/weather@1.0.0']) {
+      expect(verifyPublisherSignature(published, signed, files(), [publisher.trusted])).toEqual({
+        ok: false,
+        reason: 'wrong-skill',
+        message: `signed for acme/weather@1.0.0, published as ${published}`,
+        keyIds: [publisher.trusted.keyid],
+      });
+    }
+  });
+
+  it('names the key whose signature verified, not the first one the envelope lists', () => {
+    const removed = newKey();
+    const envelope = JSON.parse(signed.toString('utf8')) as { signatures: Array<{ keyid: string; sig: string }> };
+    envelope.signatures.unshift({ keyid: removed.trusted.keyid, sig: envelope.signatures[0]!.sig });
+    const verdict = verifyPublisherSignature(SKILL, Buffer.from(JSON.stringify(envelope)), files(), [
+      removed.trusted,
+      publisher.trusted,
+    ]);
+    expect(verdict).toMatchObject({ ok: true, keyId: publisher.trusted.keyid });
+  });
+
+  it('refuses envelopes with too many signatures or key ids that are not key ids, without echoing them', () => {
+    const envelope = JSON.parse(signed.toString('utf8')) as { signatures: Array<{ keyid: string; sig: string }> };
+    const long = { ...envelope, signatures: [{ keyid: 'x'.repeat(10_000), sig: envelope.signatures[0]!.sig }] };
+    const verdict = verifyPublisherSignature(SKILL, Buffer.from(JSON.stringify(long)), files(), [publisher.trusted]);
+    expect(verdict).toMatchObject({ ok: false, reason: 'malformed' });
+    expect(JSON.stringify(verdict).length).toBeLessThan(400);
+    const many = { ...envelope, signatures: Array.from({ length: 9 }, () => envelope.signatures[0]) };
+    expect(
+      verifyPublisherSignature(SKILL, Buffer.from(JSON.stringify(many)), files(), [publisher.trusted]),
+    ).toMatchObject({ ok: false, reason: 'malformed' });
+  });
+
   it('refuses a key outside its validity window', () => {
     const retired = { ...publisher.trusted, notAfter: new Date('2026-10-01T00:00:00.000Z') };
-    expect(verifyPublisherSignature(signed, files(), [retired])).toMatchObject({ ok: false, reason: 'bad-signature' });
+    expect(verifyPublisherSignature(SKILL, signed, files(), [retired])).toMatchObject({
+      ok: false,
+      reason: 'bad-signature',
+    });
   });
 
   it.each([
@@ -110,7 +150,7 @@ describe('publisher signature', () => {
     ],
     ['an oversized file', Buffer.alloc(1024 * 1024 + 1, 0x20)],
   ])('calls %s malformed and never throws', (_name, bytes) => {
-    expect(verifyPublisherSignature(bytes, files(), [publisher.trusted])).toMatchObject({
+    expect(verifyPublisherSignature(SKILL, bytes, files(), [publisher.trusted])).toMatchObject({
       ok: false,
       reason: 'malformed',
     });
@@ -119,15 +159,15 @@ describe('publisher signature', () => {
   it('refuses a genuine signature over a statement that is not a publisher statement', () => {
     const envelope = signEnvelope(
       'application/vnd.skillhub.publisher-statement+json',
-      Buffer.from('{"files":{"a":"not-a-digest"},"signedAt":"2026-11-01T00:00:00.000Z"}'),
+      Buffer.from('{"skill":"acme/weather@1.0.0","files":{"a":"not-a-digest"},"signedAt":"2026-11-01T00:00:00.000Z"}'),
       publisher.privateKey,
       publisher.trusted.keyid,
     );
-    expect(verifyPublisherSignature(Buffer.from(JSON.stringify(envelope)), files(), [publisher.trusted])).toMatchObject(
-      {
-        ok: false,
-        reason: 'malformed',
-      },
-    );
+    expect(
+      verifyPublisherSignature(SKILL, Buffer.from(JSON.stringify(envelope)), files(), [publisher.trusted]),
+    ).toMatchObject({
+      ok: false,
+      reason: 'malformed',
+    });
   });
 });

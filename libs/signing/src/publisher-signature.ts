@@ -7,7 +7,7 @@
 import type { KeyObject } from 'node:crypto';
 import { canonicalJson } from './canonical-json';
 import { sha256, SHA256_HEX_PATTERN } from './digest';
-import { signEnvelope, verifyEnvelope, type TrustedKey } from './dsse';
+import { signEnvelope, verifyEnvelopeSigner, type TrustedKey } from './dsse';
 import { isCanonicalIsoTime } from './iso-time';
 import { isRecord } from './is-record';
 import { keyId } from './hub-key';
@@ -18,7 +18,16 @@ export const PUBLISHER_PAYLOAD_TYPE = 'application/vnd.skillhub.publisher-statem
 /** A signature file is a few hundred bytes per signed file; anything this big is not one. */
 export const PUBLISHER_SIGNATURE_MAX_BYTES = 1024 * 1024;
 
+/** At most this many signatures are read from one envelope. */
+const MAX_SIGNATURES = 8;
+const KEY_ID = /^[0-9a-f]{64}$/;
+
 export interface PublisherStatement {
+  /**
+   * `namespace/name@version` the files are signed for: a signed release cannot be published
+   * again under another version or namespace (formats without them take both from the publish).
+   */
+  skill: string;
   /** Every file of the skill but the signature file: path (relative, `/`) → lowercase hex SHA-256. */
   files: Record<string, string>;
   signedAt: string;
@@ -29,9 +38,14 @@ export interface SignedFile {
   content: Buffer;
 }
 
-/** The signature file's bytes (pretty JSON of the envelope) for these files. */
-export function signPublisherFiles(files: readonly SignedFile[], privateKey: KeyObject, now = new Date()): Buffer {
-  const statement: PublisherStatement = { files: fileDigests(files), signedAt: now.toISOString() };
+/** The signature file's bytes (pretty JSON of the envelope) for these files of `skill` (`namespace/name@version`). */
+export function signPublisherFiles(
+  skill: string,
+  files: readonly SignedFile[],
+  privateKey: KeyObject,
+  now = new Date(),
+): Buffer {
+  const statement: PublisherStatement = { skill, files: fileDigests(files), signedAt: now.toISOString() };
   const envelope = signEnvelope(
     PUBLISHER_PAYLOAD_TYPE,
     Buffer.from(canonicalJson(statement), 'utf8'),
@@ -45,17 +59,19 @@ export type PublisherVerdict =
   | { ok: true; keyId: string; statement: PublisherStatement }
   | {
       ok: false;
-      reason: 'malformed' | 'unknown-key' | 'bad-signature' | 'files-differ';
+      reason: 'malformed' | 'unknown-key' | 'bad-signature' | 'wrong-skill' | 'files-differ';
       message: string;
       /** The key ids the envelope names (for `unknown-key`: which key to register). */
       keyIds: string[];
     };
 
 /**
- * Checks the signature file of a skill against its other files and the keys the namespace
- * registered. Never throws: every failure is a verdict naming its reason.
+ * Checks the signature file of `skill` (`namespace/name@version`, as published) against its
+ * other files and the keys the namespace registered. Never throws: every failure is a verdict
+ * naming its reason.
  */
 export function verifyPublisherSignature(
+  skill: string,
   signatureFile: Buffer,
   files: readonly SignedFile[],
   keys: readonly TrustedKey[],
@@ -72,13 +88,16 @@ export function verifyPublisherSignature(
   } catch {
     return failure('malformed', `${PUBLISHER_SIGNATURE_FILE} is not JSON`);
   }
-  const named = namedKeyIds(envelope);
   if (!isRecord(envelope) || envelope.payloadType !== PUBLISHER_PAYLOAD_TYPE) {
     return failure('malformed', `${PUBLISHER_SIGNATURE_FILE} is not a DSSE envelope of ${PUBLISHER_PAYLOAD_TYPE}`);
   }
-  let payload: Buffer;
+  const named = namedKeyIds(envelope);
+  if (named === null) {
+    return failure('malformed', `at most ${MAX_SIGNATURES} signatures, each with a key id of 64 hex digits`);
+  }
+  let verified: { payload: Buffer; keyid: string };
   try {
-    payload = verifyEnvelope(envelope, keys, at);
+    verified = verifyEnvelopeSigner(envelope, keys, at);
   } catch (error) {
     if (error instanceof UnknownKeyError) {
       return failure('unknown-key', `signed by ${named.join(', ')}, not a key registered for the namespace`, named);
@@ -88,12 +107,14 @@ export function verifyPublisherSignature(
     }
     return failure('malformed', error instanceof Error ? error.message : 'unreadable envelope', named);
   }
-  const statement = readStatement(payload);
+  const statement = readStatement(verified.payload);
   if (statement === null) return failure('malformed', 'the signed statement is not a publisher statement', named);
+  if (statement.skill !== skill) {
+    return failure('wrong-skill', `signed for ${statement.skill}, published as ${skill}`, named);
+  }
   const mismatch = firstMismatch(statement.files, fileDigests(files));
   if (mismatch !== null) return failure('files-differ', mismatch, named);
-  const signer = keys.find((key) => named.includes(key.keyid));
-  return { ok: true, keyId: signer?.keyid ?? named[0]!, statement };
+  return { ok: true, keyId: verified.keyid, statement };
 }
 
 /** Path → hex SHA-256, the signature file itself left out (`fromEntries` keeps `__proto__` a plain key). */
@@ -123,13 +144,21 @@ function readStatement(payload: Buffer): PublisherStatement | null {
     return null;
   }
   if (!isRecord(value) || !isRecord(value.files) || typeof value.signedAt !== 'string') return null;
+  if (typeof value.skill !== 'string') return null;
   if (!isCanonicalIsoTime(value.signedAt)) return null;
   const entries = Object.entries(value.files);
   if (!entries.every(([, digest]) => typeof digest === 'string' && SHA256_HEX_PATTERN.test(digest))) return null;
-  return { files: Object.fromEntries(entries) as Record<string, string>, signedAt: value.signedAt };
+  return {
+    skill: value.skill,
+    files: Object.fromEntries(entries) as Record<string, string>,
+    signedAt: value.signedAt,
+  };
 }
 
-function namedKeyIds(envelope: unknown): string[] {
-  if (!isRecord(envelope) || !Array.isArray(envelope.signatures)) return [];
-  return envelope.signatures.flatMap((s: unknown) => (isRecord(s) && typeof s.keyid === 'string' ? [s.keyid] : []));
+/** The key ids the envelope's signatures name; null when there are too many or one is not a key id. */
+function namedKeyIds(envelope: Record<string, unknown>): string[] | null {
+  const { signatures } = envelope;
+  if (!Array.isArray(signatures) || signatures.length > MAX_SIGNATURES) return null;
+  const ids = signatures.map((s: unknown) => (isRecord(s) && typeof s.keyid === 'string' ? s.keyid : ''));
+  return ids.every((id) => KEY_ID.test(id)) ? ids : null;
 }

@@ -54,7 +54,16 @@ export function kazmaBundle(o: KazmaSkillOptions = {}): Buffer {
     ...(o.extraFiles ?? []).map((f) => ({ ...f, content: Buffer.from(f.content) })),
   ];
   const signature = o.publisherKey
-    ? [{ path: PUBLISHER_SIGNATURE_FILE, content: signPublisherFiles(files, o.publisherKey) }]
+    ? [
+        {
+          path: PUBLISHER_SIGNATURE_FILE,
+          content: signPublisherFiles(
+            `${String(manifest.author)}/${String(manifest.name)}@${String(manifest.version)}`,
+            files,
+            o.publisherKey,
+          ),
+        },
+      ]
     : [];
   return writeBundle([...files, ...signature], { rootFolder: String(manifest.name) });
 }

@@ -47,14 +47,19 @@ export function localCommands(program: Command, ctx: CliContext): void {
     )
     .option('--secret <secret>', 'the Kazma secret (default: KAZMA_SECRET)')
     .option('--key <file>', 'your Ed25519 private key (`skillhub keys generate`); writes .skillhub-signature.json')
-    .action((dir: string, o: { secret?: string; key?: string }, cmd: Command) => {
+    .option('--namespace <slug>', 'with --key, for formats without an author: the namespace it will be published under')
+    .option('--version <semver>', 'with --key, for formats without a version')
+    .action((dir: string, o: { secret?: string; key?: string; namespace?: string; version?: string }, cmd: Command) => {
       const secret = o.secret ?? env.KAZMA_SECRET ?? '';
       // Read the key before anything is written, so a bad key leaves the folder as it was.
       const privateKey = o.key === undefined ? undefined : readPrivateKey(o.key);
       const isKazma = existsSync(join(resolve(dir), KAZMA_MANIFEST_FILE));
       // HMAC first: the publisher signature covers the manifest it writes into.
       const kazma = privateKey === undefined || (secret !== '' && isKazma) ? signDir(dir, secret) : undefined;
-      const publisher = privateKey === undefined ? undefined : signDirWithKey(dir, privateKey);
+      const publisher =
+        privateKey === undefined
+          ? undefined
+          : signDirWithKey(dir, privateKey, { namespace: o.namespace, version: o.version });
       print(cmd, { kazma: kazma ?? null, publisher: publisher ?? null }, () =>
         fields([
           ...(kazma
@@ -68,6 +73,7 @@ export function localCommands(program: Command, ctx: CliContext): void {
           ...(publisher
             ? ([
                 ['publisher signature', publisher.file],
+                ['signed for', publisher.skill],
                 ['key', publisher.keyId],
                 ['files signed', String(publisher.files)],
               ] as const)

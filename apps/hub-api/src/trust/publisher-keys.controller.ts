@@ -30,7 +30,7 @@ export class PublisherKeysController {
     @Param('slug') slug: string,
     @Body() dto: RegisterPublisherKeyRequestDto,
   ): Promise<PublisherKeyDto> {
-    return this.keys.register(principal, slug, dto.public_key, dto.name);
+    return this.keys.register(principal, slug, dto.public_key, dto.name ?? '');
   }
 
   @Delete(':keyId')

@@ -32,7 +32,7 @@ export class PublisherKeysService {
     };
   }
 
-  async register(principal: Principal, slug: string, publicKeyPem: string, name = ''): Promise<PublisherKeyDto> {
+  async register(principal: Principal, slug: string, publicKeyPem: string, name: string): Promise<PublisherKeyDto> {
     let id: string;
     try {
       id = keyId(publicKeyFromPem(publicKeyPem));

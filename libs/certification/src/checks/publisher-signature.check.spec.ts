@@ -6,17 +6,18 @@ import {
   findingsOf,
   kazmaFiles,
   kazmaProbes,
+  NAMESPACE,
   placeOf,
   type Files,
 } from '../testing/certification-fixtures';
 
 const SIGNATURE = '.skillhub-signature.json';
 
-function publisherKey(): { sign: (files: Files) => Files; trusted: TrustedKey } {
+function publisherKey(): { sign: (files: Files, skill?: string) => Files; trusted: TrustedKey } {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-  const sign = (files: Files): Files => {
+  const sign = (files: Files, skill = `${NAMESPACE}/weather-report@1.2.0`): Files => {
     const list = Object.entries(files).map(([path, content]) => ({ path, content: Buffer.from(content) }));
-    return { ...files, [SIGNATURE]: signPublisherFiles(list, privateKey) };
+    return { ...files, [SIGNATURE]: signPublisherFiles(skill, list, privateKey) };
   };
   return { sign, trusted: { keyid: keyId(publicKey), publicKey } };
 }
@@ -73,6 +74,22 @@ describe('C14 publisher signature', () => {
     const removed = { ...alice.trusted, notAfter: new Date('2020-01-01T00:00:00.000Z') };
     const report = certify(alice.sign(kazmaFiles()), [removed]);
     expect(findingsOf(report, 'C14.bad-signature')).toHaveLength(1);
+  });
+
+  it('fails a genuine signature made for another version as critical (a release re-published under a new number)', () => {
+    const report = certify(alice.sign(kazmaFiles(), `${NAMESPACE}/weather-report@0.9.0`), [alice.trusted]);
+    expect(findingsOf(report, 'C14.wrong-skill').map((f) => [f.severity, f.message])).toEqual([
+      [
+        'critical',
+        `The publisher signature is for another release: signed for ${NAMESPACE}/weather-report@0.9.0, published as ${NAMESPACE}/weather-report@1.2.0.`,
+      ],
+    ]);
+  });
+
+  it('stops requiring a signature once every key is removed, and still refuses signatures by a removed key', () => {
+    const removed = { ...alice.trusted, notAfter: new Date('2020-01-01T00:00:00.000Z') };
+    expect(certify(kazmaFiles(), [removed]).checks.C14).toBe('skipped');
+    expect(findingsOf(certify(alice.sign(kazmaFiles()), [removed]), 'C14.bad-signature')).toHaveLength(1);
   });
 
   it('fails an unreadable signature file as high', () => {

@@ -6,7 +6,7 @@
  * but a signature that is present must verify (fail closed, as C4 does for Kazma's HMAC).
  */
 import { PUBLISHER_SIGNATURE_FILE, verifyPublisherSignature } from '@skillhub/signing';
-import { skip, type Check } from '../check';
+import { isSkip, parsedSkill, skip, type Check } from '../check';
 import { newFinding, type Finding } from '../finding';
 import { findFile } from '../scanned-text';
 
@@ -17,13 +17,15 @@ export const publisherSignatureCheck: Check = {
   decides: [],
   appliesToManifestOnly: false,
   run(input) {
-    const { bundle, publisherKeys, namespace } = input;
+    const { bundle, publisherKeys, namespace, now } = input;
     const file = findFile(bundle, PUBLISHER_SIGNATURE_FILE);
     const one = (finding: Omit<Parameters<typeof newFinding>[0], 'check'>): { findings: Finding[] } => ({
       findings: [newFinding({ check: 'C14', file: PUBLISHER_SIGNATURE_FILE, ...finding })],
     });
+    // Required while the namespace has an active key; removed keys stay only to refuse their signatures.
+    const required = publisherKeys.some((key) => key.notAfter === undefined || key.notAfter.getTime() > now.getTime());
     if (!file) {
-      if (publisherKeys.length === 0) {
+      if (!required) {
         return skip(
           `the skill carries no ${PUBLISHER_SIGNATURE_FILE} and namespace ${namespace.slug} registered no publisher key, so a publisher signature is optional`,
           'Generate a key (`skillhub keys generate`), register it (`skillhub keys register`) and sign with `skillhub sign --key`.',
@@ -37,7 +39,10 @@ export const publisherSignatureCheck: Check = {
         fixHint: SIGN_HINT,
       });
     }
-    const verdict = verifyPublisherSignature(file.content, bundle.files, publisherKeys, input.now);
+    const skill = parsedSkill(input);
+    if (isSkip(skill)) return skill;
+    const published = `${namespace.slug}/${skill.name}@${skill.version}`;
+    const verdict = verifyPublisherSignature(published, file.content, bundle.files, publisherKeys, now);
     if (verdict.ok) {
       return one({
         code: 'signed',
@@ -53,6 +58,13 @@ export const publisherSignatureCheck: Check = {
           severity: 'high',
           message: `The publisher signature is ${verdict.message} ${namespace.slug}, so it cannot be verified.`,
           fixHint: `Register the public key with \`skillhub keys register --namespace ${namespace.slug} <key>.pub\`, or sign with a registered key.`,
+        });
+      case 'wrong-skill':
+        return one({
+          code: 'wrong-skill',
+          severity: 'critical',
+          message: `The publisher signature is for another release: ${verdict.message}.`,
+          fixHint: `Sign this release (\`skillhub sign --key\` signs the namespace, name and version it will be published as) and publish again.`,
         });
       case 'files-differ':
         return one({

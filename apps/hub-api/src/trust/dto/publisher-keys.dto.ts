@@ -15,7 +15,7 @@ export class RegisterPublisherKeyRequestDto {
   @IsString()
   @MaxLength(100)
   @Matches(/^[\p{L}\p{N} ._@-]*$/u, { message: 'name may hold letters, digits, spaces and . _ @ -' })
-  name?: string;
+  name?: string | null;
 }
 
 export class PublisherKeyDto {
