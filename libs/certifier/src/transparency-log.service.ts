@@ -8,7 +8,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
 import { DomainError } from '@skillhub/errors';
-import { LogCheckpoint, LogEntry, LogNode } from '@skillhub/registry';
+import { backfillLogNodes, LogCheckpoint, LogEntry, LogNode } from '@skillhub/registry';
 import {
   consistencyProofFrom,
   frontierAppend,
@@ -93,16 +93,21 @@ export class TransparencyLog {
   /**
    * The size and frontier the next append builds on, from the latest checkpoint (every append
    * writes one in its transaction). A checkpoint from before frontiers were stored has its
-   * frontier rebuilt from the leaves, once. A frontier that does not give the checkpoint's root
+   * frontier rebuilt from the leaves, and the subtree roots proofs read are filled in, once. A frontier that does not give the checkpoint's root
    * is a corrupt log: the append fails rather than sign a forked tree.
    */
   private async head(m: EntityManager): Promise<{ size: number; frontier: Buffer[] }> {
     const latest = await m.findOne(LogCheckpoint, { where: {}, order: { treeSize: 'DESC' } });
     if (!latest) return { size: 0, frontier: [] };
     const size = Number(latest.treeSize);
-    const frontier = latest.frontier
-      ? latest.frontier.map((h) => Buffer.from(h, 'hex'))
-      : frontierOf(await this.leafHashes(m, size));
+    let frontier: Buffer[];
+    if (latest.frontier) {
+      frontier = latest.frontier.map((h) => Buffer.from(h, 'hex'));
+    } else {
+      // Written by an older instance: it stored no subtree roots either.
+      frontier = frontierOf(await this.leafHashes(m, size));
+      await backfillLogNodes(m);
+    }
     if (frontierRoot(frontier, size).toString('hex') !== latest.rootHash) {
       throw new LogCorruptError(`The stored frontier does not give the root of checkpoint ${size}`);
     }

@@ -1,28 +1,34 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Fills `log_nodes` from the leaves already in `log_entries`, one level at a time in SQL:
- * node = SHA-256(0x01 || left || right) over each complete pair of the level below (RFC 6962).
+ * Fills `log_nodes` from the leaves in `log_entries`, one level at a time in SQL: node =
+ * SHA-256(0x01 || left || right) over each complete pair of the level below (RFC 6962). Roots
+ * already stored are kept, so it also repairs a log whose appends skipped them (an instance
+ * older than this migration appending during a rolling deploy); it stops at the first level
+ * with no complete pair.
  */
 export async function backfillLogNodes(queryRunner: {
-  query(sql: string): Promise<Array<{ added: number }>>;
+  query(sql: string): Promise<Array<{ pairs: number }>>;
 }): Promise<void> {
   for (let level = 1; ; level++) {
     const below =
       level === 1
         ? `SELECT "index" AS idx, "leaf_hash" AS hash FROM "log_entries"`
         : `SELECT "index" AS idx, "hash" FROM "log_nodes" WHERE "level" = ${level - 1}`;
-    const [{ added }] = await queryRunner.query(
-      `WITH below AS (${below}), added AS (
-         INSERT INTO "log_nodes" ("level", "index", "hash")
-         SELECT ${level}, l.idx / 2, encode(sha256('\\x01'::bytea || decode(l.hash, 'hex') || decode(r.hash, 'hex')), 'hex')
+    const [{ pairs }] = await queryRunner.query(
+      `WITH below AS (${below}),
+       pairs AS (
+         SELECT l.idx / 2 AS idx,
+                encode(sha256('\\x01'::bytea || decode(l.hash, 'hex') || decode(r.hash, 'hex')), 'hex') AS hash
          FROM below l JOIN below r ON r.idx = l.idx + 1
-         WHERE l.idx % 2 = 0
-         ON CONFLICT DO NOTHING
-         RETURNING 1)
-       SELECT count(*)::int AS added FROM added`,
+         WHERE l.idx % 2 = 0),
+       added AS (
+         INSERT INTO "log_nodes" ("level", "index", "hash")
+         SELECT ${level}, idx, hash FROM pairs
+         ON CONFLICT DO NOTHING)
+       SELECT count(*)::int AS pairs FROM pairs`,
     );
-    if (added === 0) return;
+    if (pairs === 0) return;
   }
 }
 
