@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -264,23 +265,77 @@ describe('gateway over real MCP servers', () => {
       }
     });
 
-    it('caps live sessions (503 beyond) and ends idle ones', async () => {
+    it('caps live sessions: a connected client is kept, an idle session is swept or evicted', async () => {
       const http = await serveGatewayHttp(gateway(), '127.0.0.1', 0, { maxSessions: 1, idleMs: 300 });
+      const initialize = () =>
+        rpc(http.url, {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+        });
       try {
+        // An SDK client keeps its event stream open: busy, so the one slot is not taken from it.
         const first = await httpClient(http.url);
-        await expect(httpClient(http.url)).rejects.toThrow(/503|Too many sessions/);
-        await waitFor(async () => http.sessionCount() === 0, 5_000, 'the idle session to end');
-        const again = await rpc(
-          http.url,
-          { jsonrpc: '2.0', id: 1, method: 'tools/list' },
-          {
-            'mcp-session-id': first.transport.sessionId!,
-          },
-        );
-        expect(again.status).toBe(404);
-        const second = await httpClient(http.url);
+        await expect(httpClient(http.url)).rejects.toThrow(/503|busy/);
+        await new Promise((r) => setTimeout(r, 700));
         expect(http.sessionCount()).toBe(1);
-        await Promise.all([first.client.close(), second.client.close()]);
+        await first.client.close();
+        await waitFor(async () => http.sessionCount() === 0, 5_000, 'the idle session to be swept');
+
+        // Sessions with nothing in flight give way to new ones, least recently used first.
+        const a = await initialize();
+        const idA = a.headers.get('mcp-session-id')!;
+        expect(a.status).toBe(200);
+        const b = await initialize();
+        expect(b.status).toBe(200);
+        expect(b.headers.get('mcp-session-id')).not.toBe(idA);
+        expect(http.sessionCount()).toBe(1);
+        const evicted = await rpc(http.url, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { 'mcp-session-id': idA });
+        expect(evicted.status).toBe(404);
+      } finally {
+        await http.close();
+      }
+    });
+
+    it('serves only its own Host and Origin on loopback, and with a token only bearers of it', async () => {
+      const http = await serveGatewayHttp(gateway(), '127.0.0.1', 0, { token: 'a-gateway-token-of-some-length' });
+      const port = new URL(http.url).port;
+      const raw = (headers: Record<string, string>) =>
+        new Promise<number>((resolve, reject) => {
+          const req = request(
+            http.url,
+            {
+              method: 'POST',
+              headers: {
+                'content-type': 'application/json',
+                accept: 'application/json, text/event-stream',
+                ...headers,
+              },
+            },
+            (res) => {
+              res.resume();
+              resolve(res.statusCode ?? 0);
+            },
+          );
+          req.on('error', reject);
+          req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
+        });
+      const bearer = { authorization: 'Bearer a-gateway-token-of-some-length' };
+      try {
+        expect(await raw({})).toBe(401);
+        expect(await raw({ authorization: 'Bearer not-the-token' })).toBe(401);
+        expect(await raw(bearer)).toBe(200);
+        expect(await raw({ ...bearer, host: `localhost:${port}` })).toBe(200);
+        expect(await raw({ ...bearer, host: `rebound.example:${port}` })).toBe(403);
+        expect(await raw({ ...bearer, origin: 'https://evil.example' })).toBe(403);
+        expect(await raw({ ...bearer, origin: `http://localhost:${port}` })).toBe(200);
+        const client = new Client({ name: 'with-token', version: '1.0.0' });
+        await client.connect(
+          new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers: bearer } }),
+        );
+        expect(text(await call(client, 'mcp__everything__get-sum', { a: 2, b: 3 }))).toContain('5');
+        await client.close();
       } finally {
         await http.close();
       }

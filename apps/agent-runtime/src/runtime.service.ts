@@ -10,7 +10,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
 import { createPreApprovalPolicy, isTrustedInProdAllowed } from '@skillhub/gate';
 import { HubClient } from '@skillhub/hub-client';
-import { loadRuntimeConfig, parseSkillSpec, type RuntimeConfig } from './config/runtime-config';
+import { loadRuntimeConfig, parseSkillSpec, RuntimeConfigError, type RuntimeConfig } from './config/runtime-config';
 import { type InstallResult, SkillInstaller, TrustState } from '@skillhub/installer';
 import { skillPrompt, skillServers } from './install/installed-skill';
 import { Gateway } from './gateway/gateway';
@@ -63,7 +63,13 @@ export class RuntimeService implements OnApplicationBootstrap, OnApplicationShut
       else this.logger.log(`${upstream.config.name}: ${state.status === 'connected' ? state.tools.length : 0} tools`);
     }
     if (runtime.gateway.http) {
-      const http = await serveGatewayHttp(gateway, runtime.gateway.http.host, runtime.gateway.http.port);
+      const { host, port, token_env } = runtime.gateway.http;
+      const token = token_env === undefined ? undefined : process.env[token_env];
+      if (token_env !== undefined && (token === undefined || token.length < 16)) {
+        // Fail closed: a configured token that is missing would otherwise leave the gateway open.
+        throw new RuntimeConfigError(`gateway.http.token_env: ${token_env} must hold a token of 16 characters or more`);
+      }
+      const http = await serveGatewayHttp(gateway, host, port, { token });
       this.http = http;
       this.logger.log(`gateway: ${http.url}`);
     }

@@ -19,7 +19,17 @@ export const runtimeConfigSchema = z.object({
   gateway: z
     .object({
       stdio: z.boolean().default(false),
-      http: z.object({ host: z.string().default('127.0.0.1'), port: z.number().int().min(0).max(65535) }).optional(),
+      http: z
+        .object({
+          host: z.string().default('127.0.0.1'),
+          port: z.number().int().min(0).max(65535),
+          /** The environment variable holding a token clients must send as `Authorization: Bearer …`. */
+          token_env: z
+            .string()
+            .regex(/^[A-Z_][A-Z0-9_]{0,63}$/, 'an environment variable name')
+            .optional(),
+        })
+        .optional(),
     })
     .default({ stdio: false }),
 });

@@ -2,16 +2,21 @@
  * Serves the gateway over Streamable HTTP at `/mcp`.
  *
  * A client that sends `initialize` gets a session: an `Mcp-Session-Id` of 122 random bits,
- * and its own MCP server and transport, kept until it sends DELETE, stays idle for
- * SESSION_IDLE_MS, or the gateway closes. Later requests pay no setup, and a call that needs
- * approval can ask by elicitation on that call's SSE stream. An unknown or ended session id
- * gets 404, so the client initializes again (as the specification says). At most
- * MAX_SESSIONS live at once; a new one beyond that gets 503.
+ * and its own MCP server and transport, kept until it sends DELETE, stays idle (no request in
+ * flight) for SESSION_IDLE_MS, or the gateway closes. Later requests pay no setup, and a call
+ * that needs approval can ask by elicitation on that call's SSE stream. An unknown or ended
+ * session id gets 404, so the client initializes again (as the specification says). At most
+ * MAX_SESSIONS live at once: a new one evicts the least recently used idle session, or gets
+ * 503 when every session is busy.
  *
  * A request without a session id that is not `initialize` is served statelessly, by a fresh
  * server and transport for that request alone, for clients that keep no session.
+ *
+ * Who may call: on a loopback address only requests whose Host (and Origin, when sent) name
+ * that address are served, so a web page cannot reach the gateway by DNS rebinding; with a
+ * token configured, every request must carry it as a bearer token (compared in constant time).
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -24,11 +29,21 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024;
 export const MAX_SESSIONS = 64;
 export const SESSION_IDLE_MS = 15 * 60_000;
 const SWEEP_MS = 60_000;
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
 interface Session {
   transport: StreamableHTTPServerTransport;
   server: Server;
   lastSeen: number;
+  /** Requests (and open streams) not yet finished: a busy session is never swept or evicted. */
+  inFlight: number;
+}
+
+export interface GatewayHttpOptions {
+  idleMs?: number;
+  maxSessions?: number;
+  /** When set, every request must send `Authorization: Bearer <token>`. */
+  token?: string;
 }
 
 export interface GatewayHttpServer {
@@ -39,15 +54,20 @@ export interface GatewayHttpServer {
   close(): Promise<void>;
 }
 
+class BodyTooLargeError extends Error {}
+
 export async function serveGatewayHttp(
   gateway: Gateway,
   host: string,
   port: number,
-  options: { idleMs?: number; maxSessions?: number } = {},
+  options: GatewayHttpOptions = {},
 ): Promise<GatewayHttpServer> {
   const idleMs = options.idleMs ?? SESSION_IDLE_MS;
   const maxSessions = options.maxSessions ?? MAX_SESSIONS;
+  const tokenDigest = options.token === undefined ? null : sha256(options.token);
   const sessions = new Map<string, Session>();
+  let opening = 0;
+  let allowedHosts: Set<string> | null = null; // set once the port is known; null: any host
   const end = async (id: string): Promise<void> => {
     const session = sessions.get(id);
     if (!session) return;
@@ -55,14 +75,32 @@ export async function serveGatewayHttp(
     await session.transport.close();
     await session.server.close();
   };
+  const track = (session: Session, res: ServerResponse): void => {
+    session.inFlight++;
+    res.once('close', () => {
+      session.inFlight--;
+      session.lastSeen = Date.now();
+    });
+  };
+
+  const refusal = (req: IncomingMessage): [number, string] | null => {
+    if (allowedHosts && !allowedHosts.has(req.headers.host ?? '')) return [403, 'Host not allowed'];
+    const origin = req.headers.origin;
+    if (allowedHosts && origin !== undefined && !allowedHosts.has(hostOf(origin))) return [403, 'Origin not allowed'];
+    if (tokenDigest && !bearerMatches(req.headers.authorization, tokenDigest))
+      return [401, 'A bearer token is required'];
+    return null;
+  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (req.url?.split('?')[0] !== '/mcp') return void res.writeHead(404).end();
+    const refused = refusal(req);
+    if (refused) return rpcError(res, refused[0], -32000, refused[1]);
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = sessions.get(sessionId);
       if (!session) return rpcError(res, 404, -32001, 'Session not found: initialize again');
-      session.lastSeen = Date.now();
+      track(session, res);
       const body = req.method === 'POST' ? await readJson(req) : undefined;
       return session.transport.handleRequest(req, res, body);
     }
@@ -78,27 +116,53 @@ export async function serveGatewayHttp(
   };
 
   const openSession = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
-    if (sessions.size >= maxSessions) return rpcError(res, 503, -32000, 'Too many sessions: try again later');
-    const server = gateway.createServer();
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => void sessions.set(id, { transport, server, lastSeen: Date.now() }),
-      onsessionclosed: (id) => end(id),
-    });
-    await server.connect(transport);
-    await transport.handleRequest(req, res, body);
+    if (sessions.size + opening >= maxSessions && !(await evictIdle())) {
+      return rpcError(res, 503, -32000, 'Every session is busy: try again later');
+    }
+    opening++;
+    try {
+      const server = gateway.createServer();
+      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => {
+          const session: Session = { transport, server, lastSeen: Date.now(), inFlight: 0 };
+          sessions.set(id, session);
+          track(session, res);
+        },
+        onsessionclosed: (id) => end(id),
+      });
+      await server.connect(transport);
+      await transport.handleRequest(req, res, body);
+    } finally {
+      opening--;
+    }
+  };
+
+  /** Ends the least recently used session with nothing in flight; false when all are busy. */
+  const evictIdle = async (): Promise<boolean> => {
+    let oldest: [string, Session] | undefined;
+    for (const entry of sessions) {
+      if (entry[1].inFlight === 0 && (!oldest || entry[1].lastSeen < oldest[1].lastSeen)) oldest = entry;
+    }
+    if (!oldest) return false;
+    await end(oldest[0]);
+    return true;
   };
 
   const http = createServer((req, res) => {
     handle(req, res).catch((err: Error) => {
       if (res.headersSent) return void res.end();
-      rpcError(res, 400, -32700, err.message);
+      if (err instanceof BodyTooLargeError) return rpcError(res, 413, -32600, err.message);
+      if (err instanceof SyntaxError) return rpcError(res, 400, -32700, `Parse error: ${err.message}`);
+      rpcError(res, 500, -32603, 'Internal error');
     });
   });
   const sweep = setInterval(
     () => {
       const idleSince = Date.now() - idleMs;
-      for (const [id, session] of sessions) if (session.lastSeen < idleSince) void end(id);
+      for (const [id, session] of sessions) {
+        if (session.inFlight === 0 && session.lastSeen < idleSince) end(id).catch(() => undefined);
+      }
     },
     Math.min(SWEEP_MS, idleMs),
   );
@@ -106,8 +170,13 @@ export async function serveGatewayHttp(
 
   await new Promise<void>((resolve) => http.listen(port, host, resolve));
   const address = http.address() as AddressInfo;
+  if (LOOPBACK.has(host)) {
+    allowedHosts = new Set(
+      ['127.0.0.1', 'localhost', '[::1]', host.includes(':') ? `[${host}]` : host].map((h) => `${h}:${address.port}`),
+    );
+  }
   return {
-    url: `http://${host}:${address.port}/mcp`,
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}/mcp`,
     sessionCount: () => sessions.size,
     async close() {
       clearInterval(sweep);
@@ -115,6 +184,23 @@ export async function serveGatewayHttp(
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
+}
+
+const sha256 = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
+
+/** Compares digests, so neither the token's length nor its bytes leak through timing. */
+function bearerMatches(header: string | undefined, expected: Buffer): boolean {
+  const match = /^Bearer (.+)$/i.exec(header ?? '');
+  return match !== null && timingSafeEqual(sha256(match[1]!), expected);
+}
+
+/** `host:port` of an Origin URL, or '' when it is not one. */
+function hostOf(origin: string): string {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return '';
+  }
 }
 
 function rpcError(res: ServerResponse, status: number, code: number, message: string): void {
@@ -127,7 +213,7 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new Error('request body too large');
+    if (size > MAX_BODY_BYTES) throw new BodyTooLargeError(`Request body over ${MAX_BODY_BYTES} bytes`);
     chunks.push(chunk as Buffer);
   }
   return JSON.parse(Buffer.concat(chunks).toString('utf8'));
