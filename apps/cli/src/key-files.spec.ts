@@ -35,7 +35,7 @@ describe('key files', () => {
     chmodSync(key.privateKey, 0o640);
     expect(() => readPrivateKey(key.privateKey)).toThrow(/readable by others \(mode 0640\)/);
     const junk = join(dir, 'junk.key');
-    writeFileSync(junk, 'SECRET-MATERIAL', { mode: 0o600 });
+    writeFileSync(junk, '-----BEGIN PRIVATE KEY-----\nSECRET-MATERIAL\n-----END PRIVATE KEY-----\n', { mode: 0o600 });
     expect(() => readPrivateKey(junk)).toThrow(expect.objectContaining({ exitCode: EXIT.usage }));
     expect(() => readPrivateKey(junk)).not.toThrow(/SECRET-MATERIAL/);
     expect(() => readPublicKey(key.privateKey)).toThrow(/private key was given where a public key is expected/);

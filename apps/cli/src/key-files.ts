@@ -28,15 +28,17 @@ export function generateKeyFiles(dir: string, name: string): GeneratedKey {
   }
   const privateKey = resolve(dir, `${name}.key`);
   const publicKey = resolve(dir, `${name}.pub`);
-  if (existsSync(privateKey) || existsSync(publicKey)) {
-    throw new CliError(`${privateKey} already exists`, EXIT.usage, 'Pick another --name; keys are never overwritten.');
+  const existing = [privateKey, publicKey].find((path) => existsSync(path));
+  if (existing) {
+    throw new CliError(`${existing} already exists`, EXIT.usage, 'Pick another --name; keys are never overwritten.');
   }
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const pair = generateHubKey();
-  // `wx`: fail rather than follow a file or link created in between.
+  // `wx`: fail rather than follow a file or link created in between. The public half first, so a
+  // failure never leaves a private key without it.
+  writeFileSync(publicKey, pair.publicKeyPem, { mode: 0o644, flag: 'wx' });
   writeFileSync(privateKey, pair.privateKeyPem, { mode: 0o600, flag: 'wx' });
   chmodSync(privateKey, 0o600);
-  writeFileSync(publicKey, pair.publicKeyPem, { mode: 0o644, flag: 'wx' });
   return { keyId: keyId(publicKeyFromPem(pair.publicKeyPem)), privateKey, publicKey };
 }
 

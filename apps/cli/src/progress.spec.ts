@@ -4,9 +4,12 @@ const stream = (isTTY: boolean) => {
   const writes: string[] = [];
   return { writes, isTTY, write: (text: string) => writes.push(text) };
 };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('Progress', () => {
+  // Fake timers (Date.now too): frames and the 250 ms delay are asserted exactly, whatever the load.
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
   it('off a terminal prints one line per change of step, nothing for quiet steps, and no control codes', () => {
     const out = stream(false);
     const progress = new Progress(out);
@@ -22,35 +25,35 @@ describe('Progress', () => {
     ]);
   });
 
-  it('on a terminal spins in place with the step and seconds elapsed, then erases itself', async () => {
+  it('on a terminal spins in place with the step and seconds elapsed, then erases itself', () => {
     const out = stream(true);
     const progress = new Progress(out);
     progress.step('certification: pending');
-    await sleep(450);
+    jest.advanceTimersByTime(450);
     progress.step('certification: certified');
     progress.done();
     const frames = out.writes.filter((w) => w.includes('certification: pending'));
-    expect(frames.length).toBeGreaterThan(1);
+    expect(frames).toHaveLength(2); // frames every 80 ms, drawn from 250 ms on: at 320 and 400
     expect(frames.every((w) => w.startsWith('\r\x1b[2K') && /\(\d+ s\)$/.test(w))).toBe(true);
     expect(out.writes.some((w) => w.includes('certification: certified'))).toBe(true);
     expect(out.writes.at(-1)).toBe('\r\x1b[2K');
     expect(out.writes.join('')).not.toContain('\n');
   });
 
-  it('on a terminal shows nothing for a step that ends within a moment', async () => {
+  it('on a terminal shows nothing for a step that ends within a moment', () => {
     const out = stream(true);
     const progress = new Progress(out);
     progress.step('skillhub info', { quiet: true });
-    await sleep(100);
+    jest.advanceTimersByTime(100);
     progress.done();
     expect(out.writes).toEqual([]);
   });
 
-  it('redacts what it prints', async () => {
+  it('redacts what it prints', () => {
     const out = stream(true);
     const progress = new Progress(out, (t) => t.replace('shp_secret', '[redacted]'));
     progress.step('calling with shp_secret');
-    await sleep(350);
+    jest.advanceTimersByTime(350);
     progress.done('done with shp_secret');
     expect(out.writes.join('')).not.toContain('shp_secret');
     expect(out.writes.join('')).toContain('[redacted]');

@@ -44,6 +44,10 @@ export function publishingCommands(program: Command, ctx: CliContext): void {
     .option('--namespace <slug>', 'for formats without an author')
     .option('--version <semver>', 'for formats without a version')
     .action(async (dir: string, o, cmd: Command) => {
+      const timeoutS = Number(o.timeout);
+      if (!Number.isFinite(timeoutS) || timeoutS <= 0) {
+        throw new CliError(`--timeout ${o.timeout} is not a number of seconds`, EXIT.usage, 'e.g. --timeout 120');
+      }
       const hub = client(cmd, true);
       const bytes = packDir(dir);
       progress.step(`uploading ${bytes.length} bytes`, { quiet: true });
@@ -58,7 +62,7 @@ export function publishingCommands(program: Command, ctx: CliContext): void {
         );
       }
       progress.done(`${published.created ? 'published' : 'already published'}: ${r.id}`);
-      const cert = await awaitVerdict(cmd, hub, r.author, r.name, r.version, Number(o.timeout));
+      const cert = await awaitVerdict(cmd, hub, r.author, r.name, r.version, timeoutS);
       print(cmd, { ...published, certification: cert }, () =>
         [
           `${r.id}: ${statusColour(cert.status)} (level ${cert.level})`,
