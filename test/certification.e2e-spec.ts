@@ -8,8 +8,8 @@ import { Queue } from 'bullmq';
 import { stringify } from 'yaml';
 import { writeBundle } from '@skillhub/bundle';
 import { FakeRegistries } from '@skillhub/package-probe/testing';
-import { CertifySkillService } from '@skillhub/certifier';
-import { CERTIFICATION_QUEUE, CERTIFY_JOB } from '@skillhub/queue';
+import { CertifySkillService, PolicyUpgrade } from '@skillhub/certifier';
+import { CERTIFICATION_POLICY_VERSION, CERTIFICATION_QUEUE, CERTIFY_JOB } from '@skillhub/queue';
 import {
   kazmaChecksum,
   publicKeyFromPem,
@@ -370,6 +370,46 @@ describe('certification', () => {
     expect(refused.status).toBe('failed');
     expect(refused.requirements_met.signature_valid).toBe(false);
     expect(refused.report.findings.some((f: { check: string }) => f.check === 'C4')).toBe(true);
+  });
+
+  it('a raised policy version re-judges every version judged under an older one, except yanked and revoked ones', async () => {
+    const [kept, yanked, revoked] = [uniqueName('rejudged'), uniqueName('yankedold'), uniqueName('revokedold')];
+    for (const name of [kept, yanked, revoked]) {
+      await publish(kazma(ns, name));
+      expect((await verdict(name)).status).toBe('certified');
+    }
+    const auth = { authorization: `Bearer ${token}` };
+    await hub.http
+      .patch(`/api/v1/skills/${ns}/${yanked}/versions/1.0.0`)
+      .set(auth)
+      .send({ status: 'yanked' })
+      .expect(200);
+    await hub.http
+      .post(`/api/v1/skills/${ns}/${revoked}/versions/1.0.0/revoke`)
+      .set(auth)
+      .send({ reason: 'bad release' })
+      .expect(200);
+    // As if these were judged under policy 0 and the hub now runs a newer policy.
+    const versions = `SELECT v.id FROM skill_versions v JOIN skills s ON s.id = v.skill_id WHERE s.name = ANY($1)`;
+    await hub.dataSource.query(`UPDATE certifications SET policy_version = 0 WHERE skill_version_id IN (${versions})`, [
+      [kept, yanked, revoked],
+    ]);
+    const logBefore = Number((await hub.dataSource.query(`SELECT count(*) AS n FROM log_entries`))[0].n);
+
+    const upgrade = hub.app.get(PolicyUpgrade);
+    expect(await upgrade.run()).toBe(1);
+    expect(await upgrade.run()).toBe(0);
+    const again = await verdict(kept);
+    expect(again).toMatchObject({ status: 'certified', policy_version: CERTIFICATION_POLICY_VERSION });
+    const rows = await hub.dataSource.query(
+      `SELECT c.policy_version, c.status FROM certifications c WHERE c.skill_version_id IN (${versions}) ORDER BY 1, 2`,
+      [[kept]],
+    );
+    expect(rows).toEqual([
+      { policy_version: 0, status: 'certified' },
+      { policy_version: CERTIFICATION_POLICY_VERSION, status: 'certified' },
+    ]);
+    expect(Number((await hub.dataSource.query(`SELECT count(*) AS n FROM log_entries`))[0].n)).toBe(logBefore + 1);
   });
 
   it('rotating the signing key keeps earlier certificates verifiable offline against their bundles', async () => {

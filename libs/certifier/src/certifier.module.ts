@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { CertificationProcessor } from './certification.processor';
 import { CertifySkillService } from './certify-skill.service';
 import { PendingSweeper } from './pending-sweeper.service';
+import { PolicyUpgrade } from './policy-upgrade.service';
 import { RevocationsService } from './revocations.service';
 import { SigningKeyService } from './signing-key.service';
 import { TransparencyLog } from './transparency-log.service';
@@ -23,9 +24,10 @@ export class CertifierModule {
         RevocationsService,
         CertifySkillService,
         PendingSweeper,
+        PolicyUpgrade,
         ...(options.consume ? [CertificationProcessor] : []),
       ],
-      exports: [SigningKeyService, TransparencyLog, RevocationsService, CertifySkillService],
+      exports: [SigningKeyService, TransparencyLog, RevocationsService, CertifySkillService, PolicyUpgrade],
     };
   }
 }

@@ -4,6 +4,7 @@ export * from './certifier.module';
 export * from './certify-skill.service';
 export * from './encryption-key';
 export * from './pending-sweeper.service';
+export * from './policy-upgrade.service';
 export * from './revocations.service';
 export * from './signing-key.service';
 export * from './transparency-log.service';
