@@ -224,7 +224,11 @@ describe('certification', () => {
       connection: { url: testRedisUrl() },
       prefix: hub.config.REDIS_PREFIX,
     });
-    await queue.add(CERTIFY_JOB, { skillVersionId: row.id, policyVersion: 1 }, { jobId: `duplicate-${row.id}` });
+    await queue.add(
+      CERTIFY_JOB,
+      { skillVersionId: row.id, policyVersion: CERTIFICATION_POLICY_VERSION },
+      { jobId: `duplicate-${row.id}` },
+    );
     for (let i = 0; i < 100 && !(await queue.getJob(`duplicate-${row.id}`))?.finishedOn; i++) {
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -372,7 +376,35 @@ describe('certification', () => {
     expect(refused.report.findings.some((f: { check: string }) => f.check === 'C4')).toBe(true);
   });
 
-  it('a raised policy version re-judges every version judged under an older one, except yanked and revoked ones', async () => {
+  it('a judgment queued before a revocation never certifies the revoked version', async () => {
+    const name = uniqueName('revokedwhilequeued');
+    await publish(kazma(ns, name));
+    expect((await verdict(name)).status).toBe('certified');
+    await hub.http
+      .post(`/api/v1/skills/${ns}/${name}/versions/1.0.0/revoke`)
+      .set('authorization', `Bearer ${token}`)
+      .send({ reason: 'revoked while a judgment was queued' })
+      .expect(200);
+    // The race: a pending row the revocation did not see (inserted concurrently), and its job.
+    const [row] = await hub.dataSource.query(
+      `UPDATE certifications SET status = 'pending', level = 'none' WHERE skill_version_id =
+         (SELECT v.id FROM skill_versions v JOIN skills s ON s.id = v.skill_id WHERE s.name = $1) RETURNING skill_version_id`,
+      [name],
+    );
+    const versionId = (row as Array<{ skill_version_id: string }>)[0]!.skill_version_id;
+    const queue = new Queue(CERTIFICATION_QUEUE, {
+      connection: { url: testRedisUrl() },
+      prefix: hub.config.REDIS_PREFIX,
+    });
+    const jobId = `after-revocation-${versionId}`;
+    await queue.add(CERTIFY_JOB, { skillVersionId: versionId, policyVersion: CERTIFICATION_POLICY_VERSION }, { jobId });
+    for (let i = 0; i < 100 && !(await queue.getJob(jobId))?.finishedOn; i++)
+      await new Promise((r) => setTimeout(r, 50));
+    await queue.close();
+    expect(await verdict(name)).toMatchObject({ status: 'revoked', level: 'none' });
+  });
+
+  it('a raised policy version re-judges every version judged under an older one; a revoked one stays revoked', async () => {
     const [kept, yanked, revoked] = [uniqueName('rejudged'), uniqueName('yankedold'), uniqueName('revokedold')];
     for (const name of [kept, yanked, revoked]) {
       await publish(kazma(ns, name));
@@ -397,10 +429,12 @@ describe('certification', () => {
     const logBefore = Number((await hub.dataSource.query(`SELECT count(*) AS n FROM log_entries`))[0].n);
 
     const upgrade = hub.app.get(PolicyUpgrade);
-    expect(await upgrade.run()).toBe(1);
+    expect(await upgrade.run()).toBe(2); // kept and yanked; the revoked one is not judged again
     expect(await upgrade.run()).toBe(0);
     const again = await verdict(kept);
     expect(again).toMatchObject({ status: 'certified', policy_version: CERTIFICATION_POLICY_VERSION });
+    expect((await verdict(yanked)).policy_version).toBe(CERTIFICATION_POLICY_VERSION);
+    expect(await verdict(revoked)).toMatchObject({ status: 'revoked', policy_version: CERTIFICATION_POLICY_VERSION });
     const rows = await hub.dataSource.query(
       `SELECT c.policy_version, c.status FROM certifications c WHERE c.skill_version_id IN (${versions}) ORDER BY 1, 2`,
       [[kept]],
@@ -409,7 +443,7 @@ describe('certification', () => {
       { policy_version: 0, status: 'certified' },
       { policy_version: CERTIFICATION_POLICY_VERSION, status: 'certified' },
     ]);
-    expect(Number((await hub.dataSource.query(`SELECT count(*) AS n FROM log_entries`))[0].n)).toBe(logBefore + 1);
+    expect(Number((await hub.dataSource.query(`SELECT count(*) AS n FROM log_entries`))[0].n)).toBe(logBefore + 2);
   });
 
   it('rotating the signing key keeps earlier certificates verifiable offline against their bundles', async () => {

@@ -26,6 +26,7 @@ import {
   Certification,
   Namespace,
   PublisherKey,
+  Revocation,
   Skill,
   SkillVersion,
   Submission,
@@ -298,6 +299,13 @@ export class CertifySkillService {
         lock: { mode: 'pessimistic_write' },
       });
       if (!cert || !OPEN_STATES.has(cert.status)) return 'already-judged';
+      // Revoked while this judgment was queued (a re-judgment under a new policy, say): a
+      // revocation is never undone by a verdict. A revocation committing after this point waits
+      // on the row lock and then marks this row too.
+      if (await m.existsBy(Revocation, { skillVersionId: version.id })) {
+        await m.update(Certification, cert.id, { status: 'revoked', level: 'none' });
+        return 'already-judged';
+      }
 
       if (report.status === 'certified') {
         const { keyId, privateKey } = await this.keys.activeKey(m);

@@ -1,36 +1,60 @@
 /**
  * When CERTIFICATION_POLICY_VERSION is raised (checks added or made stricter), every version
- * judged under an older policy is judged again: on start, each process inserts a pending
- * certification for the current policy and an outbox job for every version that has none,
- * in batches, one statement per batch (ON CONFLICT makes concurrent processes harmless).
- * Left out: yanked versions (never installable again) and revoked ones (a revocation is not
- * undone by a new policy). Until a version's new verdict is in, it reads as pending.
+ * judged under an older policy is judged again: each process, on start and then every
+ * PENDING_REQUEUE_MS / 2 (so versions published meanwhile by instances still on the old
+ * policy are caught too), inserts a pending certification for the current policy and an
+ * outbox job for every version that has none, in batches, one statement per batch (ON
+ * CONFLICT makes concurrent processes harmless). A revoked version is not judged again: it
+ * gets a `revoked` row under the new policy at once, since a revocation is never undone by a
+ * new policy. Until a version's new verdict is in, it reads as pending.
  */
-import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
 import { CERTIFICATION_POLICY_VERSION, CERTIFICATION_QUEUE, CERTIFY_JOB } from '@skillhub/queue';
 
 const BATCH = 500;
 
 @Injectable()
-export class PolicyUpgrade implements OnApplicationBootstrap {
+export class PolicyUpgrade implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('PolicyUpgrade');
+  private timer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(HUB_CONFIG) private readonly config: HubConfig,
+  ) {}
 
   onApplicationBootstrap(): void {
-    void this.run().catch((err: Error) => this.logger.warn(`re-certification not queued: ${err.message}`));
+    const run = () => void this.run().catch((err: Error) => this.logger.warn(`re-judging not queued: ${err.message}`));
+    run();
+    this.timer = setInterval(run, Math.max(1000, Math.floor(this.config.PENDING_REQUEUE_MS / 2)));
+    this.timer.unref();
   }
 
-  /** Queues every version without a certification under `policy`; returns how many. */
+  onApplicationShutdown(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  /** Brings every version under `policy`; returns how many were queued to be judged. */
   async run(policy: number = CERTIFICATION_POLICY_VERSION): Promise<number> {
+    await this.dataSource.query(
+      `INSERT INTO "certifications" ("skill_version_id", "policy_version", "status", "level", "report")
+       SELECT DISTINCT ON (c."skill_version_id") c."skill_version_id", $1, 'revoked', 'none', c."report"
+       FROM "certifications" c JOIN "revocations" r ON r."skill_version_id" = c."skill_version_id"
+       WHERE c."policy_version" < $1
+         AND NOT EXISTS (SELECT 1 FROM "certifications" n
+                         WHERE n."skill_version_id" = c."skill_version_id" AND n."policy_version" = $1)
+       ORDER BY c."skill_version_id", c."policy_version" DESC
+       ON CONFLICT DO NOTHING`,
+      [policy],
+    );
     let total = 0;
     for (;;) {
       const rows: unknown[] = await this.dataSource.query(
         `WITH missing AS (
            SELECT v."id" FROM "skill_versions" v
-           WHERE v."status" <> 'yanked'
-             AND NOT EXISTS (SELECT 1 FROM "revocations" r WHERE r."skill_version_id" = v."id")
+           WHERE NOT EXISTS (SELECT 1 FROM "revocations" r WHERE r."skill_version_id" = v."id")
              AND NOT EXISTS (SELECT 1 FROM "certifications" c
                              WHERE c."skill_version_id" = v."id" AND c."policy_version" = $1)
            ORDER BY v."created_at" DESC
