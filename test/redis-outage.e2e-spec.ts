@@ -5,7 +5,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { Queue } from 'bullmq';
-import { CERTIFICATION_QUEUE } from '@skillhub/queue';
+import { CERTIFICATION_POLICY_VERSION, CERTIFICATION_QUEUE } from '@skillhub/queue';
 import { kazmaBundle, uniqueName } from '@skillhub/testing';
 import { sparePort, startRedis, stopRedis, waitFor } from './support/private-redis';
 import { startTestHub, type TestHub } from './support/test-hub';
@@ -60,7 +60,7 @@ describe('publishing while Redis is down', () => {
       expect(jobs).toHaveLength(1);
       expect(jobs[0]!.name).toBe('certify');
       const [versionId] = await hub.dataSource.query('SELECT id FROM skill_versions');
-      expect(jobs[0]!.data).toEqual({ skillVersionId: versionId.id, policyVersion: 1 });
+      expect(jobs[0]!.data).toEqual({ skillVersionId: versionId.id, policyVersion: CERTIFICATION_POLICY_VERSION });
       const pending = await waitFor(
         async () => {
           const r = await hub.http.get('/api/v1/health/ready');

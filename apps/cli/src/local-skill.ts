@@ -167,6 +167,7 @@ export function checkDir(dir: string, options: CheckOptions): CheckResult {
     namespace: { slug: skill?.namespace ?? options.namespace ?? 'local', ownerMatches: true },
     kazmaSecrets: options.kazmaSecrets.filter((s) => s !== ''),
     publisherKeys: options.publisherKeys ?? [],
+    publishedAt: options.now ?? new Date(),
     probes: [],
     popularNames: [],
     policyVersion: 1,

@@ -16,6 +16,11 @@ export interface PopularName {
   owner: string;
 }
 
+/** A namespace's publisher key; `registeredAt` on the database's clock, as `publishedAt` is. */
+export interface RegisteredKey extends TrustedKey {
+  registeredAt?: Date;
+}
+
 export interface CertificationInput {
   bundle: Bundle;
   /** Null when parsing failed. */
@@ -31,7 +36,12 @@ export interface CertificationInput {
   /** Plaintext Kazma secrets to verify a signature with: the namespace's registered one and the hub's own. */
   kazmaSecrets: string[];
   /** The Ed25519 keys the namespace registered for publisher signatures (C14); a registered key makes them required. */
-  publisherKeys: TrustedKey[];
+  publisherKeys: RegisteredKey[];
+  /**
+   * When the version was published: C14 requires a signature only when a key was active then
+   * (a key registered later does not fail versions published before it, when they are judged again).
+   */
+  publishedAt: Date;
   /** One per package of `skill.mcpServers[].packages`, in that order. */
   probes: ProbeResult[];
   /** For C10 squatting. */

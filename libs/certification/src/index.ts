@@ -1,5 +1,5 @@
 export { certify } from './certify';
-export type { CertificationInput, PopularName } from './certification-input';
+export type { CertificationInput, PopularName, RegisteredKey } from './certification-input';
 export { CERTIFICATION_INVALID_INPUT, InvalidCertificationInputError } from './certification.errors';
 export { CHECK_IDS, type CheckId } from './check-id';
 export type { Finding, Severity } from './finding';

@@ -9,7 +9,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { readBundle, sha256Hex, type Bundle } from '@skillhub/bundle';
-import { certify, type CertificationReport } from '@skillhub/certification';
+import { certify, type CertificationReport, type RegisteredKey } from '@skillhub/certification';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
 import { PackageProber, type ProbeResult } from '@skillhub/package-probe';
 import {
@@ -31,7 +31,7 @@ import {
   SkillVersion,
   Submission,
 } from '@skillhub/registry';
-import { openSecret, publicKeyFromPem, signCertificate, type PinnedPackage, type TrustedKey } from '@skillhub/signing';
+import { openSecret, publicKeyFromPem, signCertificate, type PinnedPackage } from '@skillhub/signing';
 import {
   parseKazmaManifestObject,
   parseSkill,
@@ -139,6 +139,7 @@ export class CertifySkillService {
       namespace: { slug: namespace.slug, ownerMatches: namespace.ownerId === version.publishedBy },
       kazmaSecrets: this.kazmaSecrets(namespace),
       publisherKeys: await this.publisherKeys(namespace.id),
+      publishedAt: version.createdAt,
       probes: await this.probe(parsed.skill, `${namespace.slug}/${skill.name}`, namespace.slug),
       popularNames: await this.popularNames(namespace.ownerId),
       policyVersion: subject.certification.policyVersion,
@@ -171,6 +172,7 @@ export class CertifySkillService {
       namespace: { slug: submission.namespaceSlug, ownerMatches: false },
       kazmaSecrets: [],
       publisherKeys: [],
+      publishedAt: submission.createdAt,
       probes: await this.probe(
         parsed.skill,
         `${submission.namespaceSlug}/${submission.name}`,
@@ -271,11 +273,12 @@ export class CertifySkillService {
   }
 
   /** The namespace's publisher keys (C14); a removed one stays, valid only until its removal. */
-  private async publisherKeys(namespaceId: string): Promise<TrustedKey[]> {
+  private async publisherKeys(namespaceId: string): Promise<RegisteredKey[]> {
     const rows = await this.dataSource.getRepository(PublisherKey).findBy({ namespaceId });
     return rows.map((row) => ({
       keyid: row.keyId,
       publicKey: publicKeyFromPem(row.publicKeyPem),
+      registeredAt: row.createdAt, // not a validity start: worker and database clocks may differ
       notAfter: row.removedAt ?? undefined,
     }));
   }

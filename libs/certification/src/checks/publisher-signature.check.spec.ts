@@ -7,6 +7,7 @@ import {
   kazmaFiles,
   kazmaProbes,
   NAMESPACE,
+  NOW,
   placeOf,
   type Files,
 } from '../testing/certification-fixtures';
@@ -84,6 +85,14 @@ describe('C14 publisher signature', () => {
         `The publisher signature is for another release: signed for ${NAMESPACE}/weather-report@0.9.0, published as ${NAMESPACE}/weather-report@1.2.0.`,
       ],
     ]);
+  });
+
+  it('does not require a signature of a version published before the key was registered (judged again later)', () => {
+    const later = { ...alice.trusted, registeredAt: new Date(NOW.getTime() + 60_000) };
+    expect(certify(kazmaFiles(), [later]).checks.C14).toBe('skipped');
+    const before = { ...alice.trusted, registeredAt: new Date(NOW.getTime() - 60_000) };
+    expect(certify(kazmaFiles(), [before]).checks.C14).toBe('fail');
+    expect(certify(alice.sign(kazmaFiles()), [later]).checks.C14).toBe('pass');
   });
 
   it('stops requiring a signature once every key is removed, and still refuses signatures by a removed key', () => {

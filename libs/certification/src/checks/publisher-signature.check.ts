@@ -17,13 +17,18 @@ export const publisherSignatureCheck: Check = {
   decides: [],
   appliesToManifestOnly: false,
   run(input) {
-    const { bundle, publisherKeys, namespace, now } = input;
+    const { bundle, publisherKeys, namespace, now, publishedAt } = input;
     const file = findFile(bundle, PUBLISHER_SIGNATURE_FILE);
     const one = (finding: Omit<Parameters<typeof newFinding>[0], 'check'>): { findings: Finding[] } => ({
       findings: [newFinding({ check: 'C14', file: PUBLISHER_SIGNATURE_FILE, ...finding })],
     });
-    // Required while the namespace has an active key; removed keys stay only to refuse their signatures.
-    const required = publisherKeys.some((key) => key.notAfter === undefined || key.notAfter.getTime() > now.getTime());
+    // Required when the namespace has a key that is active now and was registered by the time the
+    // version was published; removed keys stay only to refuse their signatures.
+    const required = publisherKeys.some(
+      (key) =>
+        (key.notAfter === undefined || key.notAfter.getTime() > now.getTime()) &&
+        (key.registeredAt === undefined || key.registeredAt.getTime() <= publishedAt.getTime()),
+    );
     if (!file) {
       if (!required) {
         return skip(

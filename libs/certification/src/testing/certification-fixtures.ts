@@ -43,6 +43,7 @@ export function certificationInput(files: Files, options: InputOptions = {}): Ce
     namespace: { slug: namespace, ownerMatches: options.ownerMatches ?? true },
     kazmaSecrets: options.kazmaSecrets ?? [],
     publisherKeys: options.publisherKeys ?? [],
+    publishedAt: NOW,
     probes: options.probes ?? [],
     popularNames: options.popularNames ?? [],
     policyVersion: 1,
