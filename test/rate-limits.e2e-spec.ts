@@ -1,5 +1,10 @@
 /** Writes are rate-limited: Kazma's unauthenticated submit per client address, publish per token. */
 import { kazmaBundle, kazmaManifest, uniqueName } from '@skillhub/testing';
+import { Redis } from 'ioredis';
+import { loadConfig } from '@skillhub/config';
+import { createRedisConnection, waitUntilReady } from '@skillhub/queue';
+import { RateLimitedError, WriteRateLimiter } from '../apps/hub-api/src/common/write-rate-limiter';
+import { sparePort, startRedis, stopRedis } from './support/private-redis';
 import { startTestHub, type TestHub } from './support/test-hub';
 
 describe('rate limits', () => {
@@ -37,5 +42,31 @@ describe('rate limits', () => {
     expect(limited.body.code).toBe('REQUEST.RATE_LIMITED');
     expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect((await publish(other)).status).toBe(201);
+  });
+});
+
+describe('write limits when Redis stops answering', () => {
+  it('do not wait on it: past 250 ms the instance counts on its own, and the limit still holds', async () => {
+    const port = await sparePort();
+    const redis = await startRedis(port, ['--enable-debug-command', 'yes']);
+    const connection = createRedisConnection(`redis://127.0.0.1:${port}`, 'producer');
+    const other = new Redis(port, '127.0.0.1');
+    try {
+      await waitUntilReady(connection, 5_000);
+      const limiter = new WriteRateLimiter(connection, loadConfig({ REDIS_PREFIX: 'skillhub-test-stall' }));
+      await limiter.consume('publish:token', 2, 'publishes');
+      // The server accepts connections but answers nothing for 3 s.
+      void other.call('DEBUG', 'SLEEP', '3').catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 100));
+      const started = Date.now();
+      await limiter.consume('publish:token', 2, 'publishes');
+      await limiter.consume('publish:token', 2, 'publishes');
+      await expect(limiter.consume('publish:token', 2, 'publishes')).rejects.toBeInstanceOf(RateLimitedError);
+      expect(Date.now() - started).toBeLessThan(1_500);
+    } finally {
+      connection.disconnect();
+      other.disconnect();
+      await stopRedis(redis);
+    }
   });
 });

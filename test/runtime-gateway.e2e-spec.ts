@@ -265,34 +265,63 @@ describe('gateway over real MCP servers', () => {
       }
     });
 
-    it('caps live sessions: a connected client is kept, an idle session is swept or evicted', async () => {
+    it('caps live sessions: a session mid-request keeps its slot; otherwise the least recently used gives way', async () => {
       const http = await serveGatewayHttp(gateway(), '127.0.0.1', 0, { maxSessions: 1, idleMs: 300 });
-      const initialize = () =>
-        rpc(http.url, {
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'initialize',
-          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      try {
+        // A call waiting for approval holds its request open: its session is mid-request.
+        let approve!: () => void;
+        const answered = new Promise<void>((r) => (approve = r));
+        const waiting = new Client({ name: 'waiting', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+        waiting.setRequestHandler(ElicitRequestSchema, async () => {
+          await answered;
+          return { action: 'accept', content: { approve: true } };
+        });
+        await waiting.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+        const held = waiting.callTool({ name: 'mcp__everything__echo', arguments: { message: 'held' } });
+        await new Promise((r) => setTimeout(r, 300));
+        await expect(httpClient(http.url)).rejects.toThrow(/503|busy/);
+        approve();
+        expect(text((await held) as CallToolResult)).toBe('Echo: held');
+
+        // Now it only holds an open event stream: a new client takes its slot, and the old id is gone.
+        const second = await httpClient(http.url);
+        expect(http.sessionCount()).toBe(1);
+        await expect(waiting.listTools()).rejects.toThrow();
+        expect(text(await call(second.client, 'mcp__everything__get-sum', { a: 1, b: 2 }))).toContain('3');
+
+        // Closed (no request, no stream) and idle past idleMs: swept.
+        await second.client.close();
+        await waitFor(async () => http.sessionCount() === 0, 5_000, 'the idle session to be swept');
+        await waiting.close();
+      } finally {
+        await http.close();
+      }
+    });
+
+    it('on every interface, still serves only the Host names it was given', async () => {
+      const http = await serveGatewayHttp(gateway(), '0.0.0.0', 0, { allowedHosts: ['gateway.internal:4444'] });
+      const port = new URL(http.url).port;
+      const status = (host: string) =>
+        new Promise<number>((resolve, reject) => {
+          const req = request(
+            http.url,
+            {
+              method: 'POST',
+              headers: { host, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+            },
+            (res) => {
+              res.resume();
+              resolve(res.statusCode ?? 0);
+            },
+          );
+          req.on('error', reject);
+          req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
         });
       try {
-        // An SDK client keeps its event stream open: busy, so the one slot is not taken from it.
-        const first = await httpClient(http.url);
-        await expect(httpClient(http.url)).rejects.toThrow(/503|busy/);
-        await new Promise((r) => setTimeout(r, 700));
-        expect(http.sessionCount()).toBe(1);
-        await first.client.close();
-        await waitFor(async () => http.sessionCount() === 0, 5_000, 'the idle session to be swept');
-
-        // Sessions with nothing in flight give way to new ones, least recently used first.
-        const a = await initialize();
-        const idA = a.headers.get('mcp-session-id')!;
-        expect(a.status).toBe(200);
-        const b = await initialize();
-        expect(b.status).toBe(200);
-        expect(b.headers.get('mcp-session-id')).not.toBe(idA);
-        expect(http.sessionCount()).toBe(1);
-        const evicted = await rpc(http.url, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { 'mcp-session-id': idA });
-        expect(evicted.status).toBe(404);
+        expect(await status(`127.0.0.1:${port}`)).toBe(200);
+        expect(await status('gateway.internal:4444')).toBe(200);
+        expect(await status(`rebound.example:${port}`)).toBe(403);
+        expect(await status(`0.0.0.0:${port}`)).toBe(403);
       } finally {
         await http.close();
       }

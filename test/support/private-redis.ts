@@ -13,10 +13,10 @@ export const sparePort = () =>
     });
   });
 
-export async function startRedis(port: number): Promise<ChildProcess> {
+export async function startRedis(port: number, extraArgs: readonly string[] = []): Promise<ChildProcess> {
   const proc = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...extraArgs],
     {
       stdio: 'ignore',
     },

@@ -15,7 +15,7 @@ import { type InstallResult, SkillInstaller, TrustState } from '@skillhub/instal
 import { skillPrompt, skillServers } from './install/installed-skill';
 import { Gateway } from './gateway/gateway';
 import { FileToolPins } from './gateway/tool-pins';
-import { serveGatewayHttp, type GatewayHttpServer } from './gateway/gateway-http';
+import { isLoopback, serveGatewayHttp, type GatewayHttpServer } from './gateway/gateway-http';
 import { UpstreamServer } from './mcp/upstream-server';
 
 @Injectable()
@@ -63,13 +63,18 @@ export class RuntimeService implements OnApplicationBootstrap, OnApplicationShut
       else this.logger.log(`${upstream.config.name}: ${state.status === 'connected' ? state.tools.length : 0} tools`);
     }
     if (runtime.gateway.http) {
-      const { host, port, token_env } = runtime.gateway.http;
+      const { host, port, token_env, allowed_hosts } = runtime.gateway.http;
       const token = token_env === undefined ? undefined : process.env[token_env];
       if (token_env !== undefined && (token === undefined || token.length < 16)) {
         // Fail closed: a configured token that is missing would otherwise leave the gateway open.
         throw new RuntimeConfigError(`gateway.http.token_env: ${token_env} must hold a token of 16 characters or more`);
       }
-      const http = await serveGatewayHttp(gateway, host, port, { token });
+      if (token === undefined && !isLoopback(host)) {
+        throw new RuntimeConfigError(
+          `gateway.http.host ${host} is reachable from other machines: set gateway.http.token_env, or use 127.0.0.1`,
+        );
+      }
+      const http = await serveGatewayHttp(gateway, host, port, { token, allowedHosts: allowed_hosts });
       this.http = http;
       this.logger.log(`gateway: ${http.url}`);
     }

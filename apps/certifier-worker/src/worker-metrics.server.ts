@@ -31,7 +31,14 @@ export class WorkerMetricsServer implements OnModuleInit, OnApplicationShutdown 
         () => res.writeHead(500).end(),
       );
     });
-    await new Promise<void>((resolve) => server.listen(port, this.config.WORKER_METRICS_HOST, resolve));
+    // A port in use fails the start with its reason, rather than as an uncaught error later.
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, this.config.WORKER_METRICS_HOST, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
     this.server = server;
     const { address, port: bound } = server.address() as AddressInfo;
     this.logger.log(`metrics: http://${address}:${bound}/metrics`);

@@ -90,7 +90,10 @@ export const envSchema = z.object({
    * certifier-worker only: serve Prometheus metrics at `http://WORKER_METRICS_HOST:PORT/metrics`
    * (probe latency, verdicts, process). Off when unset; loopback unless the host is set.
    */
-  WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  WORKER_METRICS_PORT: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.coerce.number().int().min(1).max(65535).optional(),
+  ),
   WORKER_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
 });
 

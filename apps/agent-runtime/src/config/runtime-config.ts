@@ -28,6 +28,11 @@ export const runtimeConfigSchema = z.object({
             .string()
             .regex(/^[A-Z_][A-Z0-9_]{0,63}$/, 'an environment variable name')
             .optional(),
+          /** More `host:port` names clients reach the gateway by (sent as Host); others get 403. */
+          allowed_hosts: z
+            .array(z.string().regex(/^[A-Za-z0-9.\-[\]:]{1,255}:\d{1,5}$/, 'host:port'))
+            .max(20)
+            .default([]),
         })
         .optional(),
     })

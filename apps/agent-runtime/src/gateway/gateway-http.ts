@@ -2,19 +2,21 @@
  * Serves the gateway over Streamable HTTP at `/mcp`.
  *
  * A client that sends `initialize` gets a session: an `Mcp-Session-Id` of 122 random bits,
- * and its own MCP server and transport, kept until it sends DELETE, stays idle (no request in
- * flight) for SESSION_IDLE_MS, or the gateway closes. Later requests pay no setup, and a call
- * that needs approval can ask by elicitation on that call's SSE stream. An unknown or ended
- * session id gets 404, so the client initializes again (as the specification says). At most
- * MAX_SESSIONS live at once: a new one evicts the least recently used idle session, or gets
- * 503 when every session is busy.
+ * and its own MCP server and transport, kept until it sends DELETE, stays idle (no request and
+ * no open event stream) for SESSION_IDLE_MS, or the gateway closes. Later requests pay no
+ * setup, and a call that needs approval can ask by elicitation on that call's SSE stream. An
+ * unknown or ended session id gets 404, so the client initializes again (as the specification
+ * says). At most MAX_SESSIONS live at once: a new one evicts the session whose last request is
+ * oldest among those with no request in flight (an open event stream alone does not keep a
+ * slot), or gets 503 when every session is mid-request.
  *
  * A request without a session id that is not `initialize` is served statelessly, by a fresh
  * server and transport for that request alone, for clients that keep no session.
  *
- * Who may call: on a loopback address only requests whose Host (and Origin, when sent) name
- * that address are served, so a web page cannot reach the gateway by DNS rebinding; with a
- * token configured, every request must carry it as a bearer token (compared in constant time).
+ * Who may call: only requests whose Host (and Origin, when sent) name the gateway (its loopback
+ * names, its configured host, and `allowedHosts`), so a web page cannot reach it by DNS
+ * rebinding; with a token configured, every request must carry it as a bearer token (compared
+ * in constant time). The runtime refuses a non-loopback address without a token.
  */
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -29,14 +31,17 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024;
 export const MAX_SESSIONS = 64;
 export const SESSION_IDLE_MS = 15 * 60_000;
 const SWEEP_MS = 60_000;
-const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+/** Addresses that accept connections on every interface, loopback included. */
+const WILDCARDS = new Set(['0.0.0.0', '::', '']);
 
 interface Session {
   transport: StreamableHTTPServerTransport;
   server: Server;
   lastSeen: number;
-  /** Requests (and open streams) not yet finished: a busy session is never swept or evicted. */
+  /** POST/DELETE requests not yet answered: such a session is never evicted or swept. */
   inFlight: number;
+  /** Open event streams (GET): they keep a session from being swept, not from being evicted. */
+  streams: number;
 }
 
 export interface GatewayHttpOptions {
@@ -44,6 +49,8 @@ export interface GatewayHttpOptions {
   maxSessions?: number;
   /** When set, every request must send `Authorization: Bearer <token>`. */
   token?: string;
+  /** More `host:port` values clients may send as Host (a name the gateway is reached by). */
+  allowedHosts?: readonly string[];
 }
 
 export interface GatewayHttpServer {
@@ -67,7 +74,7 @@ export async function serveGatewayHttp(
   const tokenDigest = options.token === undefined ? null : sha256(options.token);
   const sessions = new Map<string, Session>();
   let opening = 0;
-  let allowedHosts: Set<string> | null = null; // set once the port is known; null: any host
+  let allowedHosts = new Set<string>(); // filled once the port is known
   const end = async (id: string): Promise<void> => {
     const session = sessions.get(id);
     if (!session) return;
@@ -75,18 +82,21 @@ export async function serveGatewayHttp(
     await session.transport.close();
     await session.server.close();
   };
-  const track = (session: Session, res: ServerResponse): void => {
-    session.inFlight++;
+  const track = (session: Session, req: IncomingMessage, res: ServerResponse): void => {
+    if (res.closed) return;
+    const counter = req.method === 'GET' ? 'streams' : 'inFlight';
+    session[counter]++;
+    session.lastSeen = Date.now();
     res.once('close', () => {
-      session.inFlight--;
-      session.lastSeen = Date.now();
+      session[counter]--;
+      if (counter === 'inFlight') session.lastSeen = Date.now();
     });
   };
 
   const refusal = (req: IncomingMessage): [number, string] | null => {
-    if (allowedHosts && !allowedHosts.has(req.headers.host ?? '')) return [403, 'Host not allowed'];
+    if (!allowedHosts.has(req.headers.host ?? '')) return [403, 'Host not allowed'];
     const origin = req.headers.origin;
-    if (allowedHosts && origin !== undefined && !allowedHosts.has(hostOf(origin))) return [403, 'Origin not allowed'];
+    if (origin !== undefined && !allowedHosts.has(hostOf(origin))) return [403, 'Origin not allowed'];
     if (tokenDigest && !bearerMatches(req.headers.authorization, tokenDigest))
       return [401, 'A bearer token is required'];
     return null;
@@ -100,7 +110,7 @@ export async function serveGatewayHttp(
     if (typeof sessionId === 'string') {
       const session = sessions.get(sessionId);
       if (!session) return rpcError(res, 404, -32001, 'Session not found: initialize again');
-      track(session, res);
+      track(session, req, res);
       const body = req.method === 'POST' ? await readJson(req) : undefined;
       return session.transport.handleRequest(req, res, body);
     }
@@ -116,18 +126,19 @@ export async function serveGatewayHttp(
   };
 
   const openSession = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
-    if (sessions.size + opening >= maxSessions && !(await evictIdle())) {
-      return rpcError(res, 503, -32000, 'Every session is busy: try again later');
-    }
+    // Counted before any await, so racing initializes cannot pass the cap together.
     opening++;
     try {
+      if (sessions.size + opening > maxSessions && !(await evictIdle())) {
+        return rpcError(res, 503, -32000, 'Every session is busy: try again later');
+      }
       const server = gateway.createServer();
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {
-          const session: Session = { transport, server, lastSeen: Date.now(), inFlight: 0 };
+          const session: Session = { transport, server, lastSeen: Date.now(), inFlight: 0, streams: 0 };
           sessions.set(id, session);
-          track(session, res);
+          track(session, req, res);
         },
         onsessionclosed: (id) => end(id),
       });
@@ -138,7 +149,7 @@ export async function serveGatewayHttp(
     }
   };
 
-  /** Ends the least recently used session with nothing in flight; false when all are busy. */
+  /** Ends the session with no request in flight whose last request is oldest; false when none. */
   const evictIdle = async (): Promise<boolean> => {
     let oldest: [string, Session] | undefined;
     for (const entry of sessions) {
@@ -161,7 +172,8 @@ export async function serveGatewayHttp(
     () => {
       const idleSince = Date.now() - idleMs;
       for (const [id, session] of sessions) {
-        if (session.inFlight === 0 && session.lastSeen < idleSince) end(id).catch(() => undefined);
+        const idle = session.inFlight === 0 && session.streams === 0 && session.lastSeen < idleSince;
+        if (idle) end(id).catch(() => undefined);
       }
     },
     Math.min(SWEEP_MS, idleMs),
@@ -170,13 +182,10 @@ export async function serveGatewayHttp(
 
   await new Promise<void>((resolve) => http.listen(port, host, resolve));
   const address = http.address() as AddressInfo;
-  if (LOOPBACK.has(host)) {
-    allowedHosts = new Set(
-      ['127.0.0.1', 'localhost', '[::1]', host.includes(':') ? `[${host}]` : host].map((h) => `${h}:${address.port}`),
-    );
-  }
+  const names = ['127.0.0.1', 'localhost', '[::1]', ...(WILDCARDS.has(host) ? [] : [bracketed(host)])];
+  allowedHosts = new Set([...names.map((h) => `${h}:${address.port}`), ...(options.allowedHosts ?? [])]);
   return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}/mcp`,
+    url: `http://${WILDCARDS.has(host) ? '127.0.0.1' : bracketed(host)}:${address.port}/mcp`,
     sessionCount: () => sessions.size,
     async close() {
       clearInterval(sweep);
@@ -184,6 +193,14 @@ export async function serveGatewayHttp(
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
+}
+
+const bracketed = (host: string): string => (host.includes(':') ? `[${host}]` : host);
+
+/** True for addresses only this machine can reach: 127.0.0.0/8, ::1 (and its IPv4-mapped form), localhost. */
+export function isLoopback(host: string): boolean {
+  const v4 = host.replace(/^::ffff:/i, '');
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(v4);
 }
 
 const sha256 = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();

@@ -2,18 +2,21 @@
  * Per-key limits on writes (publishes per token, validations per client address): a sliding
  * one-minute window kept in Redis, so every hub-api instance counts against the same limit.
  * The window is one sorted set per key, trimmed and counted by one Lua script on Redis's own
- * clock (instances' clocks never disagree about it). While Redis is unreachable each instance
- * falls back to a window in its own memory: writes stay limited (per instance) rather than
- * unlimited, and publishing does not depend on Redis.
+ * clock (instances' clocks never disagree about it). While Redis is unreachable, or slower to
+ * answer than SHARED_TIMEOUT_MS, each instance falls back to a window in its own memory: writes
+ * stay limited (per instance) rather than unlimited, and publishing never waits on Redis. Each
+ * fallback is logged, at most once a minute.
  */
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
 import { DomainError } from '@skillhub/errors';
 import { PRODUCER_REDIS } from '@skillhub/queue';
 
 const WINDOW_MS = 60_000;
+/** A healthy Redis answers in about a millisecond; past this the local window decides. */
+export const SHARED_TIMEOUT_MS = 250;
 /** Above this many tracked keys, windows that have ended are swept. */
 const SWEEP_THRESHOLD = 10_000;
 
@@ -46,6 +49,8 @@ export class RateLimitedError extends DomainError {
 @Injectable()
 export class WriteRateLimiter {
   private readonly windows = new Map<string, number[]>();
+  private readonly logger = new Logger('WriteRateLimiter');
+  private lastFallbackLog = 0;
 
   constructor(
     @Inject(PRODUCER_REDIS) private readonly redis: Redis,
@@ -56,9 +61,10 @@ export class WriteRateLimiter {
   async consume(key: string, perMinute: number, what: string): Promise<void> {
     let retryAfterMs: number;
     try {
-      retryAfterMs = await this.consumeShared(key, perMinute);
-    } catch {
-      // Redis is down or failed: this instance's own window decides.
+      retryAfterMs = await withTimeout(this.consumeShared(key, perMinute), SHARED_TIMEOUT_MS);
+    } catch (error) {
+      // Redis is down, slow or failed: this instance's own window decides.
+      this.noteFallback(error);
       retryAfterMs = this.consumeLocal(key, perMinute, Date.now());
     }
     if (retryAfterMs > 0) throw new RateLimitedError(what, Math.max(1, Math.ceil(retryAfterMs / 1000)));
@@ -91,7 +97,23 @@ export class WriteRateLimiter {
     return 0;
   }
 
+  private noteFallback(error: unknown): void {
+    const now = Date.now();
+    if (now - this.lastFallbackLog < WINDOW_MS) return;
+    this.lastFallbackLog = now;
+    const reason = error instanceof Error ? error.message : String(error);
+    this.logger.warn(`write limits counted per instance (Redis: ${reason})`);
+  }
+
   private sweep(now: number): void {
     for (const [key, times] of this.windows) if (times[times.length - 1]! <= now - WINDOW_MS) this.windows.delete(key);
   }
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
