@@ -84,21 +84,22 @@ export class CertifySkillService {
 
   async certify(job: CertifyJobPayload): Promise<CertifyOutcome> {
     const subject = await this.load(job);
-    if (!subject) return 'missing';
-    if (!OPEN_STATES.has(subject.certification.status)) return 'already-judged';
+    if (subject === 'missing' || subject === 'already-judged') return subject;
     const report = await this.judge(subject);
     return this.record(subject, report);
   }
 
-  private async load(job: CertifyJobPayload): Promise<Subject | null> {
+  /** Everything a judgment reads; a duplicate job stops before the bundle is loaded. */
+  private async load(job: CertifyJobPayload): Promise<Subject | 'missing' | 'already-judged'> {
     const m = this.dataSource.manager;
     const version = await m.findOneBy(SkillVersion, { id: job.skillVersionId });
-    if (!version) return null;
+    if (!version) return 'missing';
     const certification = await m.findOneBy(Certification, {
       skillVersionId: version.id,
       policyVersion: job.policyVersion,
     });
-    if (!certification) return null;
+    if (!certification) return 'missing';
+    if (!OPEN_STATES.has(certification.status)) return 'already-judged';
     const skill = await m.findOneByOrFail(Skill, { id: version.skillId });
     const namespace = await m
       .getRepository(Namespace)
