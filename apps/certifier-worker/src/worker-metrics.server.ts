@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { collectDefaultMetrics, Registry } from 'prom-client';
-import { certificationOutcomes, probeLatency } from '@skillhub/certifier';
+import { registerCertifierMetrics } from '@skillhub/certifier';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
 
 @Injectable()
@@ -22,8 +22,7 @@ export class WorkerMetricsServer implements OnModuleInit, OnApplicationShutdown 
     if (port === undefined) return;
     const registry = new Registry();
     collectDefaultMetrics({ register: registry, prefix: 'skillhub_certifier_worker_' });
-    registry.registerMetric(probeLatency);
-    registry.registerMetric(certificationOutcomes);
+    registerCertifierMetrics(registry);
     const server = createServer((req, res) => {
       if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') return void res.writeHead(404).end();
       registry.metrics().then(

@@ -3,7 +3,7 @@
  * registry (on the embedded database it certifies in-process); a certifier-worker serves
  * them on its own metrics port when WORKER_METRICS_PORT is set.
  */
-import { Counter, Histogram } from 'prom-client';
+import { Counter, Histogram, type Registry } from 'prom-client';
 
 export const probeLatency = new Histogram({
   name: 'skillhub_package_probe_duration_seconds',
@@ -19,3 +19,9 @@ export const certificationOutcomes = new Counter({
   labelNames: ['status', 'level'] as const,
   registers: [],
 });
+
+/** Adds the certifier's metrics to a process's registry (hub-api's, or the worker's own). */
+export function registerCertifierMetrics(registry: Registry): void {
+  registry.registerMetric(probeLatency);
+  registry.registerMetric(certificationOutcomes);
+}

@@ -13,6 +13,7 @@ import type { Redis } from 'ioredis';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
 import { DomainError } from '@skillhub/errors';
 import { PRODUCER_REDIS } from '@skillhub/queue';
+import { withTimeout } from './with-timeout';
 
 const WINDOW_MS = 60_000;
 /** A healthy Redis answers in about a millisecond; past this the local window decides. */
@@ -108,12 +109,4 @@ export class WriteRateLimiter {
   private sweep(now: number): void {
     for (const [key, times] of this.windows) if (times[times.length - 1]! <= now - WINDOW_MS) this.windows.delete(key);
   }
-}
-
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }

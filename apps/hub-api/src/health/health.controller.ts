@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { HUB_CONFIG, type HubConfig, isEmbedded } from '@skillhub/config';
 import { OutboxRelay, PRODUCER_REDIS } from '@skillhub/queue';
 import { OutboxMessage } from '@skillhub/registry';
+import { withTimeout } from '../common/with-timeout';
 import { HUB_VERSION } from '../hub-version';
 
 class HealthResponseDto {
@@ -28,12 +29,6 @@ class ReadinessResponseDto {
 }
 
 const PROBE_TIMEOUT_MS = 1_500;
-
-const withTimeout = <T>(p: Promise<T>): Promise<T> =>
-  Promise.race([
-    p,
-    new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timed out')), PROBE_TIMEOUT_MS).unref()),
-  ]);
 
 @ApiTags('health')
 @Controller('api/v1/health')
@@ -64,8 +59,9 @@ export class HealthController {
           .createQueryBuilder('o')
           .where('o.dispatched_at IS NULL')
           .getCount(),
+        PROBE_TIMEOUT_MS,
       ),
-      withTimeout(this.redis.ping()),
+      withTimeout(this.redis.ping(), PROBE_TIMEOUT_MS),
     ]);
     const database: DependencyStateDto =
       pending.status === 'fulfilled' ? { status: 'up' } : { status: 'down', detail: 'the database did not answer' };

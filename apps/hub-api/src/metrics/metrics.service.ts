@@ -9,17 +9,12 @@ import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { DataSource } from 'typeorm';
-import { certificationOutcomes, probeLatency } from '@skillhub/certifier';
+import { registerCertifierMetrics } from '@skillhub/certifier';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
 import { CERTIFICATION_QUEUE, PRODUCER_REDIS } from '@skillhub/queue';
+import { withTimeout } from '../common/with-timeout';
 
 const SCRAPE_TIMEOUT_MS = 1_000;
-
-const withTimeout = <T>(p: Promise<T>): Promise<T> =>
-  Promise.race([
-    p,
-    new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timeout')), SCRAPE_TIMEOUT_MS).unref()),
-  ]);
 
 @Injectable()
 export class MetricsService implements OnModuleDestroy {
@@ -39,8 +34,7 @@ export class MetricsService implements OnModuleDestroy {
     @Inject(HUB_CONFIG) config: HubConfig,
   ) {
     collectDefaultMetrics({ register: this.registry, prefix: 'skillhub_hub_api_' });
-    this.registry.registerMetric(probeLatency);
-    this.registry.registerMetric(certificationOutcomes);
+    registerCertifierMetrics(this.registry);
     this.queue = new Queue(CERTIFICATION_QUEUE, { connection: redis, prefix: config.REDIS_PREFIX });
     this.queue.on('error', () => undefined);
     const queue = this.queue;
@@ -53,6 +47,7 @@ export class MetricsService implements OnModuleDestroy {
         this.reset();
         const counts = await withTimeout(
           queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'prioritized'),
+          SCRAPE_TIMEOUT_MS,
         ).catch(() => null);
         for (const [state, n] of Object.entries(counts ?? {})) this.set({ state }, n);
       },
