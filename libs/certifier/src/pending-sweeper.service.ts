@@ -1,13 +1,16 @@
 /**
- * Safety net for jobs Redis lost (a restart of a Redis that keeps nothing on disk drops
- * every queued job): certifications pending longer than PENDING_REQUEUE_MS get a new
- * outbox row, which the relay delivers. One statement claims and queues them, so
- * sweepers in several processes never queue the same one twice in a round.
+ * The certification queue's upkeep, on start and every PENDING_REQUEUE_MS / 2 in every
+ * process: first versions without a verdict under the current policy are queued (PolicyUpgrade),
+ * then the safety net for jobs Redis lost (a restart of a Redis that keeps nothing on disk drops
+ * every queued job): certifications pending longer than PENDING_REQUEUE_MS get a new outbox
+ * row, which the relay delivers. One statement claims and queues them, so sweepers in several
+ * processes never queue the same one twice in a round.
  */
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
 import { CERTIFICATION_QUEUE, CERTIFY_JOB } from '@skillhub/queue';
+import { PolicyUpgrade } from './policy-upgrade.service';
 
 @Injectable()
 export class PendingSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -16,12 +19,18 @@ export class PendingSweeper implements OnApplicationBootstrap, OnApplicationShut
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly upgrade: PolicyUpgrade,
     @Inject(HUB_CONFIG) private readonly config: HubConfig,
   ) {}
 
   onApplicationBootstrap(): void {
-    const every = Math.max(1000, Math.floor(this.config.PENDING_REQUEUE_MS / 2));
-    this.timer = setInterval(() => void this.sweep().catch((err: Error) => this.logger.warn(err.message)), every);
+    const round = () =>
+      void this.upgrade
+        .run()
+        .then(() => this.sweep())
+        .catch((err: Error) => this.logger.warn(err.message));
+    round();
+    this.timer = setInterval(round, Math.max(1000, Math.floor(this.config.PENDING_REQUEUE_MS / 2)));
     this.timer.unref();
   }
 

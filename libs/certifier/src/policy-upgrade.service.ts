@@ -1,40 +1,24 @@
 /**
  * When CERTIFICATION_POLICY_VERSION is raised (checks added or made stricter), every version
- * judged under an older policy is judged again: each process, on start and then every
- * PENDING_REQUEUE_MS / 2 (so versions published meanwhile by instances still on the old
- * policy are caught too), inserts a pending certification for the current policy and an
- * outbox job for every version that has none, in batches, one statement per batch (ON
- * CONFLICT makes concurrent processes harmless). A revoked version is not judged again: it
- * gets a `revoked` row under the new policy at once, since a revocation is never undone by a
- * new policy. Until a version's new verdict is in, it reads as pending.
+ * judged under an older policy is judged again: each round of the PendingSweeper (on start, then
+ * periodically, so versions published meanwhile by instances still on the old policy are caught
+ * too) inserts a pending certification for the current policy and an outbox job for every
+ * version that has none, in batches, one statement per batch (ON CONFLICT makes concurrent
+ * processes harmless). A revoked version is not judged again: it gets a `revoked` row under the
+ * new policy at once, since a revocation is never undone by a new policy. Until a version's new
+ * verdict is in, it reads as pending.
  */
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
 import { CERTIFICATION_POLICY_VERSION, CERTIFICATION_QUEUE, CERTIFY_JOB } from '@skillhub/queue';
 
 const BATCH = 500;
 
 @Injectable()
-export class PolicyUpgrade implements OnApplicationBootstrap, OnApplicationShutdown {
+export class PolicyUpgrade {
   private readonly logger = new Logger('PolicyUpgrade');
-  private timer: NodeJS.Timeout | null = null;
 
-  constructor(
-    private readonly dataSource: DataSource,
-    @Inject(HUB_CONFIG) private readonly config: HubConfig,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    const run = () => void this.run().catch((err: Error) => this.logger.warn(`re-judging not queued: ${err.message}`));
-    run();
-    this.timer = setInterval(run, Math.max(1000, Math.floor(this.config.PENDING_REQUEUE_MS / 2)));
-    this.timer.unref();
-  }
-
-  onApplicationShutdown(): void {
-    if (this.timer) clearInterval(this.timer);
-  }
+  constructor(private readonly dataSource: DataSource) {}
 
   /** Brings every version under `policy`; returns how many were queued to be judged. */
   async run(policy: number = CERTIFICATION_POLICY_VERSION): Promise<number> {
