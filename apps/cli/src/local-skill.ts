@@ -3,7 +3,7 @@ import type { KeyObject } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
-import { readBundle } from '@skillhub/bundle';
+import { readBundle, sha256Hex } from '@skillhub/bundle';
 import { certify, type CertificationReport } from '@skillhub/certification';
 import type { Problem } from '@skillhub/errors';
 import {
@@ -39,10 +39,11 @@ const skillFiles = (dir: string) =>
   }));
 
 export function validateDir(dir: string, context: LocalContext = {}): ValidateResult {
-  const { skill, problems } = parseSkill(skillFiles(dir), {
-    namespace: context.namespace ?? 'local',
-    version: context.version,
-  });
+  return validateFiles(skillFiles(dir), context);
+}
+
+function validateFiles(files: ReturnType<typeof skillFiles>, context: LocalContext): ValidateResult {
+  const { skill, problems } = parseSkill(files, { namespace: context.namespace ?? 'local', version: context.version });
   return { valid: skill !== null, skill, problems };
 }
 
@@ -115,7 +116,8 @@ export function signDirWithKey(
   context: LocalContext = {},
   now = new Date(),
 ): KeySignResult {
-  const { skill, problems } = validateDir(dir, context);
+  const files = skillFiles(dir);
+  const { skill, problems } = validateFiles(files, context);
   if (!skill) {
     throw new CliError(
       `not valid: ${problems[0]?.message ?? 'unknown problem'}`,
@@ -131,9 +133,9 @@ export function signDirWithKey(
     );
   }
   const id = `${skill.namespace}/${skill.name}@${skill.version}`;
-  const files = skillFiles(dir);
+  const digests = files.map((f) => ({ path: f.path, sha256: sha256Hex(f.content) }));
   const file = join(resolve(dir), PUBLISHER_SIGNATURE_FILE);
-  writeFileSync(file, signPublisherFiles(id, files, privateKey, now));
+  writeFileSync(file, signPublisherFiles(id, digests, privateKey, now));
   const signed = files.filter((f) => f.path !== PUBLISHER_SIGNATURE_FILE).length;
   return { file, skill: id, keyId: keyId(privateKey), files: signed };
 }

@@ -1,4 +1,4 @@
-import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { createHash, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { signEnvelope, type TrustedKey } from './dsse';
 import { keyId } from './hub-key';
 import {
@@ -15,10 +15,16 @@ const newKey = (): { privateKey: KeyObject; trusted: TrustedKey } => {
   return { privateKey, trusted: { keyid: keyId(publicKey), publicKey } };
 };
 
+/** A file as a bundle holds it: path and hex SHA-256 of its bytes. */
+const file = (path: string, content: string | Buffer): SignedFile => ({
+  path,
+  sha256: createHash('sha256').update(content).digest('hex'),
+});
+
 const files = (): SignedFile[] => [
-  { path: 'skill_manifest.yaml', content: Buffer.from('name: weather\n') },
-  { path: 'main.py', content: Buffer.from('print(1)\n') },
-  { path: 'lib/util.py', content: Buffer.from('X = 1\n') },
+  file('skill_manifest.yaml', 'name: weather\n'),
+  file('main.py', 'print(1)\n'),
+  file('lib/util.py', 'X = 1\n'),
 ];
 
 describe('publisher signature', () => {
@@ -39,14 +45,14 @@ describe('publisher signature', () => {
   });
 
   it('ignores the signature file itself among the files, so signing is stable', () => {
-    const withSignature = [...files(), { path: PUBLISHER_SIGNATURE_FILE, content: signed }];
+    const withSignature = [...files(), file(PUBLISHER_SIGNATURE_FILE, signed)];
     expect(verifyPublisherSignature(SKILL, signed, withSignature, [publisher.trusted]).ok).toBe(true);
   });
 
   it.each([
     [
       'a changed file',
-      (f: SignedFile[]) => f.map((x) => (x.path === 'main.py' ? { ...x, content: Buffer.from('evil()') } : x)),
+      (f: SignedFile[]) => f.map((x) => (x.path === 'main.py' ? file('main.py', 'evil()') : x)),
       'main.py changed after it was signed',
     ],
     [
@@ -54,14 +60,10 @@ describe('publisher signature', () => {
       (f: SignedFile[]) => f.filter((x) => x.path !== 'lib/util.py'),
       'lib/util.py was signed but is missing',
     ],
-    [
-      'an added file',
-      (f: SignedFile[]) => [...f, { path: 'hook.py', content: Buffer.from('') }],
-      'hook.py was added after signing',
-    ],
+    ['an added file', (f: SignedFile[]) => [...f, file('hook.py', '')], 'hook.py was added after signing'],
     [
       'an added __proto__ file',
-      (f: SignedFile[]) => [...f, { path: '__proto__', content: Buffer.from('') }],
+      (f: SignedFile[]) => [...f, file('__proto__', '')],
       '__proto__ was added after signing',
     ],
   ])('refuses %s, naming it', (_name, change, message) => {

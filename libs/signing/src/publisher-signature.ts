@@ -6,7 +6,7 @@
  */
 import type { KeyObject } from 'node:crypto';
 import { canonicalJson } from './canonical-json';
-import { sha256, SHA256_HEX_PATTERN } from './digest';
+import { SHA256_HEX_PATTERN } from './digest';
 import { signEnvelope, verifyEnvelopeSigner, type TrustedKey } from './dsse';
 import { isCanonicalIsoTime } from './iso-time';
 import { isRecord } from './is-record';
@@ -33,9 +33,10 @@ export interface PublisherStatement {
   signedAt: string;
 }
 
+/** A file of the skill as signed and verified: its path and lowercase hex SHA-256 (a bundle file has both). */
 export interface SignedFile {
   path: string;
-  content: Buffer;
+  sha256: string;
 }
 
 /** The signature file's bytes (pretty JSON of the envelope) for these files of `skill` (`namespace/name@version`). */
@@ -119,9 +120,7 @@ export function verifyPublisherSignature(
 
 /** Path → hex SHA-256, the signature file itself left out (`fromEntries` keeps `__proto__` a plain key). */
 function fileDigests(files: readonly SignedFile[]): Record<string, string> {
-  return Object.fromEntries(
-    files.filter((f) => f.path !== PUBLISHER_SIGNATURE_FILE).map((f) => [f.path, sha256(f.content).toString('hex')]),
-  );
+  return Object.fromEntries(files.filter((f) => f.path !== PUBLISHER_SIGNATURE_FILE).map((f) => [f.path, f.sha256]));
 }
 
 /** The first difference between what was signed and what is here, as a sentence. */

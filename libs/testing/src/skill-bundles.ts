@@ -1,7 +1,7 @@
 /** Factories for valid skill bundles of each format; tests change one thing at a time from these. */
 import { randomBytes, type KeyObject } from 'node:crypto';
 import { stringify } from 'yaml';
-import { writeBundle, type BundleInputFile } from '@skillhub/bundle';
+import { sha256Hex, writeBundle, type BundleInputFile } from '@skillhub/bundle';
 import { kazmaChecksum, kazmaSignature, PUBLISHER_SIGNATURE_FILE, signPublisherFiles } from '@skillhub/signing';
 
 export const uniqueName = (prefix = 'skill'): string => `${prefix}-${randomBytes(4).toString('hex')}`;
@@ -59,7 +59,7 @@ export function kazmaBundle(o: KazmaSkillOptions = {}): Buffer {
           path: PUBLISHER_SIGNATURE_FILE,
           content: signPublisherFiles(
             `${String(manifest.author)}/${String(manifest.name)}@${String(manifest.version)}`,
-            files,
+            files.map((f) => ({ path: f.path, sha256: sha256Hex(f.content) })),
             o.publisherKey,
           ),
         },

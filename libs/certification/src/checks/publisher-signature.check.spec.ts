@@ -1,5 +1,6 @@
 /** C14: the publisher's own Ed25519 signature over every file, required once the namespace registers a key. */
 import { generateKeyPairSync } from 'node:crypto';
+import { sha256Hex } from '@skillhub/bundle';
 import { keyId, signPublisherFiles, type TrustedKey } from '@skillhub/signing';
 import {
   certifyFiles,
@@ -17,7 +18,7 @@ const SIGNATURE = '.skillhub-signature.json';
 function publisherKey(): { sign: (files: Files, skill?: string) => Files; trusted: TrustedKey } {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
   const sign = (files: Files, skill = `${NAMESPACE}/weather-report@1.2.0`): Files => {
-    const list = Object.entries(files).map(([path, content]) => ({ path, content: Buffer.from(content) }));
+    const list = Object.entries(files).map(([path, content]) => ({ path, sha256: sha256Hex(content) }));
     return { ...files, [SIGNATURE]: signPublisherFiles(skill, list, privateKey) };
   };
   return { sign, trusted: { keyid: keyId(publicKey), publicKey } };
