@@ -60,20 +60,21 @@ export function readPrivateKey(path: string): KeyObject {
 }
 
 /** A `.pub` file's text and key id, checked to be an Ed25519 public key. */
-export function readPublicKey(path: string): { pem: string; keyId: string } {
+export function readPublicKey(path: string): { pem: string; keyId: string; publicKey: KeyObject } {
   let pem: string;
   try {
     pem = readFileSync(path, 'utf8');
   } catch {
     throw new CliError(`${path}: no such key file`, EXIT.usage, 'Pass the .pub file `skillhub keys generate` wrote.');
   }
-  return asCliError(() => ({ pem, keyId: keyId(publicKeyFromPem(pem)) }));
+  const publicKey = asCliError(() => publicKeyFromPem(pem));
+  return { pem, keyId: keyId(publicKey), publicKey };
 }
 
 /** A `.pub` file as a key to verify with. */
 export function trustedKeyFile(path: string): TrustedKey {
-  const publicKey = publicKeyFromPem(readPublicKey(path).pem);
-  return { keyid: keyId(publicKey), publicKey };
+  const { keyId: keyid, publicKey } = readPublicKey(path);
+  return { keyid, publicKey };
 }
 
 /** Every `.pub` in the folder (none when the folder does not exist). */

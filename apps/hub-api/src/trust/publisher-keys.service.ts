@@ -3,15 +3,16 @@
  * signatures required for every later certification there; removing one makes its signatures
  * stop verifying (a lost or stolen key is removed, not deleted, so the record stays).
  */
+import type { KeyObject } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DataSource, IsNull, type EntityManager } from 'typeorm';
+import { DataSource, IsNull } from 'typeorm';
 import { DomainError } from '@skillhub/errors';
-import { Namespace, PublisherKey } from '@skillhub/registry';
+import { PublisherKey } from '@skillhub/registry';
 import { keyId, publicKeyFromPem } from '@skillhub/signing';
 import { assertCanActOn } from '../auth/namespace-access';
 import type { Principal } from '../auth/principal';
 import type { PublisherKeyDto, PublisherKeysResponseDto } from './dto/publisher-keys.dto';
-import { TrustNotFoundError } from './trust.service';
+import { namespaceOrFail, TrustNotFoundError } from './trust.service';
 
 /** Enough for every machine and person of a team; more is a mistake or abuse. */
 export const MAX_ACTIVE_PUBLISHER_KEYS = 10;
@@ -33,15 +34,16 @@ export class PublisherKeysService {
   }
 
   async register(principal: Principal, slug: string, publicKeyPem: string, name: string): Promise<PublisherKeyDto> {
-    let id: string;
+    let publicKey: KeyObject;
     try {
-      id = keyId(publicKeyFromPem(publicKeyPem));
+      publicKey = publicKeyFromPem(publicKeyPem);
     } catch (error) {
       const message = error instanceof DomainError ? error.message : 'not a public key PEM';
       throw new DomainError('PUBLISHER_KEY.INVALID', `public_key: ${message}`, [
         { path: 'public_key', message, severity: 'error' },
       ]);
     }
+    const id = keyId(publicKey);
     return this.dataSource.transaction(async (m) => {
       const namespace = await namespaceOrFail(m, slug, true);
       assertCanActOn(principal, namespace);
@@ -62,7 +64,7 @@ export class PublisherKeysService {
         m.create(PublisherKey, {
           namespaceId: namespace.id,
           keyId: id,
-          publicKeyPem: publicKeyFromPem(publicKeyPem).export({ type: 'spki', format: 'pem' }).toString(),
+          publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
           name,
           removedAt: null,
         }),
@@ -84,15 +86,6 @@ export class PublisherKeysService {
       return toDto(row);
     });
   }
-}
-
-async function namespaceOrFail(m: EntityManager, slug: string, lock = false): Promise<Namespace> {
-  const namespace = await m.findOne(Namespace, {
-    where: { slug },
-    ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-  });
-  if (!namespace) throw new TrustNotFoundError(`No namespace ${slug}.`);
-  return namespace;
 }
 
 const toDto = (row: PublisherKey): PublisherKeyDto => ({

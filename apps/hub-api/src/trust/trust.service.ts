@@ -4,7 +4,7 @@
  * them, and namespaces' Kazma secrets (sealed at rest).
  */
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { encryptionKey, RevocationsService, SigningKeyService, TransparencyLog } from '@skillhub/certifier';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
 import { DomainError } from '@skillhub/errors';
@@ -32,6 +32,16 @@ export class TrustNotFoundError extends DomainError {
   constructor(what: string) {
     super('TRUST.NOT_FOUND', what);
   }
+}
+
+/** The namespace, or TRUST.NOT_FOUND; `lock` takes its row for the rest of the transaction. */
+export async function namespaceOrFail(m: EntityManager, slug: string, lock = false): Promise<Namespace> {
+  const namespace = await m.findOne(Namespace, {
+    where: { slug },
+    ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+  });
+  if (!namespace) throw new TrustNotFoundError(`No namespace ${slug}.`);
+  return namespace;
 }
 
 @Injectable()
@@ -180,8 +190,7 @@ export class TrustService {
 
   async setKazmaSecret(principal: Principal, slug: string, secret: string | null): Promise<void> {
     await this.dataSource.transaction(async (m) => {
-      const namespace = await m.findOneBy(Namespace, { slug });
-      if (!namespace) throw new TrustNotFoundError(`No namespace ${slug}.`);
+      const namespace = await namespaceOrFail(m, slug);
       assertCanActOn(principal, namespace);
       const sealed = secret === null ? null : sealSecret(secret, encryptionKey(this.config));
       await m.update(Namespace, namespace.id, { kazmaSecretSealed: sealed });
