@@ -12,9 +12,10 @@ const { createServer } = require('node:http');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { performance } = require('node:perf_hooks');
-const { Client } = require('pg');
 const { DataSource } = require('typeorm');
 const { stringify } = require('yaml');
+
+const { withScratchDatabase } = require('../support/scratch-database');
 
 const dist = (p) => require(`../../dist/${p}`);
 const { createHubApp } = dist('apps/hub-api/src/create-hub-app');
@@ -23,7 +24,6 @@ const { buildDataSourceOptions } = dist('libs/registry/src');
 const { writeBundle, sha256Hex } = dist('libs/bundle/src');
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 200);
-const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const PROBE_DELAY_MS = 50;
 
 /** npm's version document for any name and version, after a fixed delay. */
@@ -69,16 +69,12 @@ function bundle(i, author) {
 /** Peak resident set of a process, from /proc (VmHWM), in MiB. */
 const peakRss = (pid) => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 
-async function run(concurrency, npmUrl) {
-  const dbName = `skillhub_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${dbName}"`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${dbName}`;
+const run = (concurrency, npmUrl) => withScratchDatabase((url) => runOn(url, concurrency, npmUrl));
+
+async function runOn(url, concurrency, npmUrl) {
   const env = {
     ...process.env,
-    DATABASE_URL: url.toString(),
+    DATABASE_URL: url,
     HUB_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     HUB_ADMIN_TOKEN: randomBytes(24).toString('hex'),
     REDIS_PREFIX: `skillhub-bench-${Date.now()}`,
@@ -90,11 +86,11 @@ async function run(concurrency, npmUrl) {
   };
   let worker;
   try {
-    const ds = new DataSource(buildDataSourceOptions(url.toString(), { poolSize: 1 }));
+    const ds = new DataSource(buildDataSourceOptions(url, { poolSize: 1 }));
     await ds.initialize();
     await ds.runMigrations();
     const config = loadConfig(env);
-    const app = await createHubApp(config, { url: url.toString(), embedded: false });
+    const app = await createHubApp(config, { url: url, embedded: false });
     await app.listen(0, '127.0.0.1');
     const base = (await app.getUrl()).replace('[::1]', '127.0.0.1');
     worker = spawn(process.execPath, ['dist/apps/certifier-worker/src/main.js'], { env, stdio: 'ignore' });
@@ -159,8 +155,6 @@ async function run(concurrency, npmUrl) {
   } finally {
     worker?.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 500));
-    await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
-    await admin.end();
   }
 }
 

@@ -10,8 +10,9 @@
 //   BENCH_SIZES (default 1000,10000,100000) log sizes; BENCH_APPENDS (default 200).
 const { randomBytes } = require('node:crypto');
 const { performance } = require('node:perf_hooks');
-const { Client } = require('pg');
 const { DataSource } = require('typeorm');
+
+const { withScratchDatabase } = require('../support/scratch-database');
 
 const dist = (p) => require(`../../dist/${p}`);
 const { loadConfig } = dist('libs/config/src');
@@ -24,27 +25,11 @@ const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Nu
 const APPENDS = Number(process.env.BENCH_APPENDS ?? 200);
 const BASELINE_RUNS = 20;
 const PROOFS = 100;
-const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 const quantile = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
 
-async function withDatabase(work) {
-  const name = `skillhub_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  try {
-    return await work(url.toString());
-  } finally {
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.end();
-  }
-}
-
 async function measure(size) {
-  return withDatabase(async (url) => {
+  return withScratchDatabase(async (url) => {
     const ds = new DataSource(buildDataSourceOptions(url, { poolSize: 2, migrationsRun: true }));
     await ds.initialize();
     try {

@@ -5,8 +5,9 @@
 //   BENCH_COUNT (default 400) bundles per backend, BENCH_CONCURRENCY (default 8).
 const { randomBytes } = require('node:crypto');
 const { performance } = require('node:perf_hooks');
-const { Client } = require('pg');
 const { stringify } = require('yaml');
+
+const { withScratchDatabase } = require('../support/scratch-database');
 
 const dist = (p) => require(`../../dist/${p}`);
 const { createHubApp } = dist('apps/hub-api/src/create-hub-app');
@@ -16,7 +17,6 @@ const { writeBundle } = dist('libs/bundle/src');
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 400);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
-const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const NAMESPACE = 'bench-labs';
 
 function bundles() {
@@ -96,23 +96,14 @@ async function main() {
   const embedded = await startEmbeddedDatabase(null);
   results.push(await run('embedded (PGlite)', { url: embedded.url, embedded: true, stop: () => embedded.stop() }));
 
-  const dbName = `skillhub_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${dbName}"`);
-  try {
-    const url = new URL(ADMIN_URL);
-    url.pathname = `/${dbName}`;
+  await withScratchDatabase(async (url) => {
     const { DataSource } = require('typeorm');
-    const ds = new DataSource(buildDataSourceOptions(url.toString(), { poolSize: 1 }));
+    const ds = new DataSource(buildDataSourceOptions(url, { poolSize: 1 }));
     await ds.initialize();
     await ds.runMigrations();
     await ds.destroy();
-    results.push(await run('PostgreSQL', { url: url.toString(), embedded: false }));
-  } finally {
-    await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
-    await admin.end();
-  }
+    results.push(await run('PostgreSQL', { url, embedded: false }));
+  });
 
   console.log(`\npublish, ${COUNT - 20} bundles per backend after 20 warm-up, concurrency ${CONCURRENCY}\n`);
   console.log('| backend | bundle size | bundles/s | p50 ms | p99 ms |');

@@ -4,10 +4,10 @@
 // and times each query shape over HTTP against a baseline measured in the same run
 // (GET /api/v1/health, the cheapest round trip through the same stack).
 // Run `npm run build` first; `npm run bench:search`. BENCH_SKILLS (default 100000), BENCH_RUNS (200).
-const { randomBytes } = require('node:crypto');
 const { performance } = require('node:perf_hooks');
-const { Client } = require('pg');
 const { DataSource } = require('typeorm');
+
+const { withScratchDatabase } = require('../support/scratch-database');
 
 const dist = (p) => require(`../../dist/${p}`);
 const { createHubApp } = dist('apps/hub-api/src/create-hub-app');
@@ -19,7 +19,6 @@ const { buildDataSourceOptions } = dist('libs/registry/src');
 
 const SKILLS = Number(process.env.BENCH_SKILLS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
-const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 const DOMAINS = [
   'weather',
@@ -137,24 +136,18 @@ async function seed(url) {
 }
 
 async function main() {
-  const dbName = `skillhub_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${dbName}"`);
-  try {
-    const url = new URL(ADMIN_URL);
-    url.pathname = `/${dbName}`;
+  await withScratchDatabase(async (url) => {
     const t0 = performance.now();
-    await seed(url.toString());
+    await seed(url);
     console.log(`seeded ${SKILLS} skills in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
     const config = loadConfig({
       ...process.env,
-      DATABASE_URL: url.toString(),
+      DATABASE_URL: url,
       LOG_LEVEL: 'error',
       REDIS_PREFIX: `skillhub-bench-${Date.now()}`,
     });
-    const app = await createHubApp(config, { url: url.toString(), embedded: false });
+    const app = await createHubApp(config, { url: url, embedded: false });
     await app.listen(0, '127.0.0.1');
     const base = (await app.getUrl()).replace('[::1]', '127.0.0.1');
     const time = async (path) => {
@@ -192,10 +185,7 @@ async function main() {
     for (const [label, r] of results) {
       console.log(`| ${label} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${(r.p50 / baseline).toFixed(1)}× |`);
     }
-  } finally {
-    await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
-    await admin.end();
-  }
+  });
 }
 
 main().then(
