@@ -44,7 +44,7 @@ describe('local skill commands', () => {
     expect(python).toBe(`${result.checksum} ${result.signature}`);
   });
 
-  it("verifies a skill signed by Kazma's python (the reverse direction)", () => {
+  it("verifies a skill signed by Kazma's python (the reverse direction)", async () => {
     const manifestPath = join(dir, 'skill_manifest.yaml');
     execFileSync(
       'python3',
@@ -61,22 +61,24 @@ describe('local skill commands', () => {
       { encoding: 'utf8' },
     );
     expect(readFileSync(manifestPath, 'utf8')).toMatch(/^signature: [0-9a-f]{64}$/m);
-    const report = checkDir(dir, { kazmaSecrets: [SECRET] }).report;
+    const report = (await checkDir(dir, { kazmaSecrets: [SECRET] })).report;
     expect(report.requirementsMet).toMatchObject({ checksum_valid: true, signature_valid: true });
-    expect(checkDir(dir, { kazmaSecrets: ['not-the-secret'] }).report.requirementsMet.signature_valid).toBe(false);
+    expect((await checkDir(dir, { kazmaSecrets: ['not-the-secret'] })).report.requirementsMet.signature_valid).toBe(
+      false,
+    );
   });
 
-  it('signs every file with a publisher key; the local check verifies it and names a later change', () => {
+  it('signs every file with a publisher key; the local check verifies it and names a later change', async () => {
     const { privateKey, publicKey } = generateKeyPairSync('ed25519');
     signDir(dir, SECRET); // the HMAC first: the publisher signature covers the manifest it changes
     const signed = signDirWithKey(dir, privateKey);
     expect(signed).toMatchObject({ keyId: keyId(publicKey), files: readdirSync(dir).length - 1 });
     const keys = [{ keyid: keyId(publicKey), publicKey }];
-    expect(checkDir(dir, { kazmaSecrets: [SECRET], publisherKeys: keys }).report.checks.C14).toBe('pass');
+    expect((await checkDir(dir, { kazmaSecrets: [SECRET], publisherKeys: keys })).report.checks.C14).toBe('pass');
     expect(packDir(dir).equals(packDir(dir))).toBe(true);
 
     signDir(dir, 'another-secret'); // rewrites the manifest after the publisher signed it
-    const report = checkDir(dir, { kazmaSecrets: ['another-secret'], publisherKeys: keys }).report;
+    const report = (await checkDir(dir, { kazmaSecrets: ['another-secret'], publisherKeys: keys })).report;
     expect(report.findings.filter((f) => f.check === 'C14').map((f) => f.message)).toEqual([
       'The bundle is not what the publisher signed: skill_manifest.yaml changed after it was signed.',
     ]);
@@ -87,12 +89,12 @@ describe('local skill commands', () => {
     expect(packDir(dir).equals(packDir(dir))).toBe(true);
   });
 
-  it('check-certification certifies a signed skill only with its secret', () => {
+  it('check-certification certifies a signed skill only with its secret', async () => {
     signDir(dir, SECRET);
-    const signed = checkDir(dir, { kazmaSecrets: [SECRET], now: new Date('2026-01-01T00:00:00Z') });
+    const signed = await checkDir(dir, { kazmaSecrets: [SECRET], now: new Date('2026-01-01T00:00:00Z') });
     expect(signed.packageProbes).toBe('not-run');
     expect(signed.report.status).toBe('certified');
-    const wrong = checkDir(dir, { kazmaSecrets: ['another'], now: new Date('2026-01-01T00:00:00Z') });
+    const wrong = await checkDir(dir, { kazmaSecrets: ['another'], now: new Date('2026-01-01T00:00:00Z') });
     expect(wrong.report.status).not.toBe('certified');
     expect(wrong.report.requirementsMet.signature_valid).toBe(false);
   });

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { readBundle, sha256Hex } from '@skillhub/bundle';
 import { certify, type CertificationReport } from '@skillhub/certification';
+import { loadCodeAnalyzer } from '@skillhub/code-analysis';
 import type { Problem } from '@skillhub/errors';
 import {
   kazmaChecksum,
@@ -154,8 +155,8 @@ export interface CheckResult {
   packages: number;
 }
 
-/** The certifier's checks on the folder as it would be packed, with no package probes. */
-export function checkDir(dir: string, options: CheckOptions): CheckResult {
+/** The certifier's checks on the folder as it would be packed, with no package probes and no live tool probe. */
+export async function checkDir(dir: string, options: CheckOptions): Promise<CheckResult> {
   const bundle = readBundle(packDir(dir));
   const { skill, problems } = parseSkill(bundle.files, {
     namespace: options.namespace ?? 'local',
@@ -171,6 +172,8 @@ export function checkDir(dir: string, options: CheckOptions): CheckResult {
     publisherKeys: options.publisherKeys ?? [],
     publishedAt: options.now ?? new Date(),
     probes: [],
+    liveServers: [],
+    analyzer: await loadCodeAnalyzer(),
     popularNames: [],
     policyVersion: 1,
     now: options.now ?? new Date(),

@@ -1,11 +1,13 @@
 /** Everything the certifier needs, gathered by the worker (bundle read, packages probed) beforehand. */
 import type { Problem } from '@skillhub/errors';
 import type { Bundle } from '@skillhub/bundle';
+import type { CodeAnalyzer } from '@skillhub/code-analysis';
 import type { TrustedKey } from '@skillhub/signing';
 import type { NormalizedSkill } from '@skillhub/skill-formats';
 // Not the `@skillhub/package-probe` barrel: that one pulls in the HTTP prober, which a pure lib
 // may not depend on; this file holds only the types of a probe's answer (see .dependency-cruiser.js).
 import type { ProbeOutcome, ProbeResult } from '../../package-probe/src/probe-result';
+import type { LiveServerProbe } from './live-server';
 
 export type { ProbeOutcome, ProbeResult };
 
@@ -44,6 +46,10 @@ export interface CertificationInput {
   publishedAt: Date;
   /** One per package of `skill.mcpServers[].packages`, in that order. */
   probes: ProbeResult[];
+  /** What each of the skill's MCP servers listed when started in the sandbox (C13), one per server probed. */
+  liveServers: LiveServerProbe[];
+  /** Parses the bundle's code (C11); load it once per process with `loadCodeAnalyzer()`. */
+  analyzer: CodeAnalyzer;
   /** For C10 squatting. */
   popularNames: PopularName[];
   policyVersion: number;

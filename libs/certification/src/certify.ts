@@ -5,9 +5,10 @@
  */
 import { sha256Hex } from '@skillhub/bundle';
 import { canonicalJson } from '@skillhub/signing';
+import { analyzeBundle } from './bundle-code';
 import type { CertificationInput } from './certification-input';
 import { InvalidCertificationInputError } from './certification.errors';
-import { checkStatus, runCheck, type Check, type CheckRun, type Evidence } from './check';
+import { checkStatus, runCheck, type Check, type CheckInput, type CheckRun, type Evidence } from './check';
 import type { CheckId } from './check-id';
 import { checksumCheck, hmacCheck } from './checks/kazma-signature.check';
 import { codeScanCheck } from './checks/code-scan.check';
@@ -61,7 +62,8 @@ const NO_EVIDENCE: Evidence = {
 /** Throws InvalidCertificationInputError only for the worker's own arguments (time, lifetime, policy). */
 export function certify(input: CertificationInput): CertificationReport {
   const { now, certificateLifetimeDays, policyVersion } = checkArguments(input);
-  const ran = CHECKS.map((check) => runCheck(check, input));
+  const checkInput: CheckInput = { ...input, code: analyzeBundle(input.bundle, input.analyzer) };
+  const ran = CHECKS.map((check) => runCheck(check, checkInput));
   const deductions = ran.flatMap((run) => run.outcome.deductions ?? []);
   const score = kazmaScore(deductions);
   // The score is Kazma's security lint, so falling short of a level's threshold is a C11 finding.

@@ -4,6 +4,7 @@
  */
 import type { PinnedPackage } from '@skillhub/signing';
 import type { NormalizedSkill, SkillFormat } from '@skillhub/skill-formats';
+import type { BundleCode } from './bundle-code';
 import type { CertificationInput } from './certification-input';
 import type { CheckId } from './check-id';
 import { isFailing, newFinding, type Finding } from './finding';
@@ -36,13 +37,18 @@ export interface Skip {
   fixHint: string;
 }
 
+/** What a check reads: the worker's input and what certify() derived from it once for every check. */
+export interface CheckInput extends CertificationInput {
+  code: BundleCode;
+}
+
 export interface Check {
   id: CheckId;
   /** The requirements this check decides: all unmet when it is skipped or throws. */
   decides: readonly RequirementName[];
   /** Whether it can say anything about a manifest alone (a quarantined Kazma submission). */
   appliesToManifestOnly: boolean;
-  run(input: CertificationInput): CheckOutcome | Skip;
+  run(input: CheckInput): CheckOutcome | Skip;
 }
 
 export interface CheckRun {
@@ -73,7 +79,7 @@ const MANIFEST_ONLY = skip(
 
 const ERROR_TEXT_MAX = 300;
 
-export function runCheck(check: Check, input: CertificationInput): CheckRun {
+export function runCheck(check: Check, input: CheckInput): CheckRun {
   if (input.manifestOnly && !check.appliesToManifestOnly) return skipped(check, MANIFEST_ONLY);
   try {
     const result = check.run(input);

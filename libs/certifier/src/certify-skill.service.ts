@@ -10,6 +10,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { readBundle, sha256Hex, type Bundle } from '@skillhub/bundle';
 import { certify, type CertificationReport, type RegisteredKey } from '@skillhub/certification';
+import { loadCodeAnalyzer } from '@skillhub/code-analysis';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
 import { PackageProber, type ProbeResult } from '@skillhub/package-probe';
 import {
@@ -142,6 +143,8 @@ export class CertifySkillService {
       publisherKeys: await this.publisherKeys(namespace.id),
       publishedAt: version.createdAt,
       probes: await this.probe(parsed.skill, `${namespace.slug}/${skill.name}`, namespace.slug),
+      liveServers: [],
+      analyzer: await loadCodeAnalyzer(),
       popularNames: await this.popularNames(namespace.ownerId),
       policyVersion: subject.certification.policyVersion,
       now: new Date(),
@@ -183,6 +186,8 @@ export class CertifySkillService {
       policyVersion: CERTIFICATION_POLICY_VERSION,
       now: new Date(),
       certificateLifetimeDays: this.config.CERTIFICATE_LIFETIME_DAYS,
+      liveServers: [],
+      analyzer: await loadCodeAnalyzer(),
       manifestOnly: true,
     });
     await this.dataSource

@@ -105,11 +105,11 @@ export function localCommands(program: Command, ctx: CliContext): void {
       'a registered publisher key to verify .skillhub-signature.json with (repeatable; default: your keys folder)',
       (file: string, files: string[] = []) => [...files, file],
     )
-    .action((dir: string, o, cmd: Command) => {
+    .action(async (dir: string, o, cmd: Command) => {
       // Your keys stand in for the namespace's only to verify a signature that is there: locally an
       // unsigned folder is judged as in a namespace without keys (the hub requires one once you register).
       const signed = existsSync(join(resolve(dir), PUBLISHER_SIGNATURE_FILE));
-      const result = checkDir(dir, {
+      const result = await checkDir(dir, {
         ...o,
         kazmaSecrets: [o.secret ?? env.KAZMA_SECRET ?? ''],
         publisherKeys: o.publicKey ? o.publicKey.map(trustedKeyFile) : signed ? localPublicKeys(keysDir(env)) : [],

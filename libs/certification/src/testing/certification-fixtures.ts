@@ -1,9 +1,11 @@
 /** Test support: certification inputs built as the worker builds them, from files held in memory. */
 import { readBundle, sha256Hex, writeBundle, type Bundle, type BundleFile } from '@skillhub/bundle';
+import { loadCodeAnalyzer, type CodeAnalyzer } from '@skillhub/code-analysis';
 import type { TrustedKey } from '@skillhub/signing';
 import { parseSkill } from '@skillhub/skill-formats';
 import { stringify } from 'yaml';
 import type { CertificationInput, PopularName, ProbeResult } from '../certification-input';
+import type { LiveServerProbe } from '../live-server';
 import { certify } from '../certify';
 import type { Finding } from '../finding';
 import type { CertificationReport } from '../report';
@@ -13,6 +15,18 @@ export const NAMESPACE = 'acme';
 
 export type Files = Readonly<Record<string, string | Buffer>>;
 
+// The grammars load asynchronously, once; a spec importing these fixtures gets them loaded before
+// its first test (a hook registered while the spec file is being collected applies to that file).
+let analyzer: CodeAnalyzer | null = null;
+beforeAll(async () => {
+  analyzer = await loadCodeAnalyzer();
+});
+
+function fixtureAnalyzer(): CodeAnalyzer {
+  if (!analyzer) throw new Error('certification fixtures are used before their beforeAll hook ran');
+  return analyzer;
+}
+
 export interface InputOptions {
   /** Folder the files sit under in the archive (an Agent Skill's must equal its name). */
   rootFolder?: string;
@@ -21,6 +35,7 @@ export interface InputOptions {
   /** The publish request's version (Agent Skills carry none). */
   version?: string;
   probes?: ProbeResult[];
+  liveServers?: LiveServerProbe[];
   kazmaSecrets?: string[];
   publisherKeys?: TrustedKey[];
   popularNames?: PopularName[];
@@ -45,6 +60,8 @@ export function certificationInput(files: Files, options: InputOptions = {}): Ce
     publisherKeys: options.publisherKeys ?? [],
     publishedAt: NOW,
     probes: options.probes ?? [],
+    liveServers: options.liveServers ?? [],
+    analyzer: fixtureAnalyzer(),
     popularNames: options.popularNames ?? [],
     policyVersion: 1,
     now: NOW,

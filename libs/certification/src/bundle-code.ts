@@ -1,0 +1,37 @@
+/** The bundle's files as the code analyser sees them, computed once per certification for C11 and C12. */
+import type { Bundle } from '@skillhub/bundle';
+import { classifyFile, type CodeAnalyzer, type FileAnalysis, type FileKind } from '@skillhub/code-analysis';
+
+export interface BundleCode {
+  /** Every file of the bundle, by path, with what it is. */
+  kinds: ReadonlyMap<string, FileKind>;
+  /** One per code file, in bundle order. */
+  analyses: readonly FileAnalysis[];
+}
+
+export function analyzeBundle(bundle: Bundle, analyzer: CodeAnalyzer): BundleCode {
+  const kinds = new Map<string, FileKind>();
+  const analyses: FileAnalysis[] = [];
+  for (const file of bundle.files) {
+    const kind = classifyFile(file.path, file.content);
+    kinds.set(file.path, kind);
+    if (kind.kind === 'code') analyses.push(analyzeFile(analyzer, file.path, file.content, kind.language));
+  }
+  return { kinds, analyses };
+}
+
+/** Fail closed: a file the analyser chokes on is a file nothing could be proven about. */
+function analyzeFile(
+  analyzer: CodeAnalyzer,
+  path: string,
+  content: Buffer,
+  language: Extract<FileKind, { kind: 'code' }>['language'],
+): FileAnalysis {
+  try {
+    return analyzer.analyzeFile(path, content, language);
+  } catch {
+    const message = 'The code analyser could not read this file, so nothing about it can be proven.';
+    const issue = { kind: 'unparsable' as const, file: path, line: null, message, evidence: '' };
+    return { path, language, capabilities: [], issues: [issue], comments: [] };
+  }
+}
