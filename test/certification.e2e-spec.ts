@@ -6,10 +6,11 @@
 import { createHash } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { stringify } from 'yaml';
+import { CERTIFICATION_POLICY_VERSION } from '@skillhub/certification';
 import { writeBundle } from '@skillhub/bundle';
 import { FakeRegistries } from '@skillhub/package-probe/testing';
 import { CertifySkillService, PolicyUpgrade } from '@skillhub/certifier';
-import { CERTIFICATION_POLICY_VERSION, CERTIFICATION_QUEUE, CERTIFY_JOB } from '@skillhub/queue';
+import { CERTIFICATION_QUEUE, CERTIFY_JOB } from '@skillhub/queue';
 import {
   kazmaChecksum,
   publicKeyFromPem,

@@ -5,7 +5,8 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { Queue } from 'bullmq';
-import { CERTIFICATION_POLICY_VERSION, CERTIFICATION_QUEUE } from '@skillhub/queue';
+import { CERTIFICATION_POLICY_VERSION } from '@skillhub/certification';
+import { CERTIFICATION_QUEUE } from '@skillhub/queue';
 import { kazmaBundle, uniqueName } from '@skillhub/testing';
 import { sparePort, startRedis, stopRedis, waitFor } from './support/private-redis';
 import { startTestHub, type TestHub } from './support/test-hub';

@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { readBundle, sha256Hex } from '@skillhub/bundle';
-import { certify, type CertificationReport } from '@skillhub/certification';
+import { CERTIFICATION_POLICY_VERSION, certify, type CertificationVerdict } from '@skillhub/certification';
 import { loadCodeAnalyzer } from '@skillhub/code-analysis';
 import type { Problem } from '@skillhub/errors';
 import {
@@ -149,7 +149,7 @@ export interface CheckOptions extends LocalContext {
 }
 
 export interface CheckResult {
-  report: CertificationReport;
+  report: CertificationVerdict;
   /** Package probes are the hub's (they ask npm and PyPI); locally none are run. */
   packageProbes: 'not-run';
   packages: number;
@@ -175,9 +175,8 @@ export async function checkDir(dir: string, options: CheckOptions): Promise<Chec
     liveServers: [],
     analyzer: await loadCodeAnalyzer(),
     popularNames: [],
-    policyVersion: 1,
+    policyVersion: CERTIFICATION_POLICY_VERSION,
     now: options.now ?? new Date(),
-    certificateLifetimeDays: 365,
   });
   const packages = skill?.mcpServers.reduce((n, s) => n + s.packages.length, 0) ?? 0;
   return { report, packageProbes: 'not-run', packages };

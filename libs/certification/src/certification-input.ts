@@ -53,8 +53,8 @@ export interface CertificationInput {
   /** For C10 squatting. */
   popularNames: PopularName[];
   policyVersion: number;
+  /** When the judgment is made (which publisher keys are active); the certificate is dated by `record()`. */
   now: Date;
-  certificateLifetimeDays: number;
   /**
    * A quarantined `kazma hub submit`: only the manifest is known. Checks that need files are
    * skipped and the result is never certified.

@@ -1,11 +1,13 @@
 /**
- * The certifier: runs every check (C1-C14) fail-closed on what the worker gathered, scores the
+ * The certifier: runs every check (C1-C15) fail-closed on what the worker gathered, scores the
  * skill as Kazma would, and derives requirements, level and status by the level rule. Pure:
- * same input, same report bytes.
+ * same input, same verdict bytes. The verdict is undated: `record()` dates it once
+ * (`datedReport`).
  */
 import { sha256Hex } from '@skillhub/bundle';
 import { canonicalJson } from '@skillhub/signing';
 import { analyzeBundle } from './bundle-code';
+import { readLaunchSpecs } from './launch-spec';
 import type { CertificationInput } from './certification-input';
 import { InvalidCertificationInputError } from './certification.errors';
 import { checkStatus, runCheck, type Check, type CheckInput, type CheckRun, type Evidence } from './check';
@@ -15,9 +17,10 @@ import { codeScanCheck } from './checks/code-scan.check';
 import { filesCheck } from './checks/files.check';
 import { manifestCheck } from './checks/manifest.check';
 import { namespaceCheck } from './checks/namespace.check';
-import { ownershipCheck } from './checks/ownership.check';
+import { launchCheck } from './checks/launch.check';
 import { packagesCheck } from './checks/packages.check';
 import { pathsCheck } from './checks/paths.check';
+import { provenanceCheck } from './checks/provenance.check';
 import { publisherSignatureCheck } from './checks/publisher-signature.check';
 import { squattingCheck } from './checks/squatting.check';
 import { textCheck } from './checks/text.check';
@@ -26,7 +29,8 @@ import { versionsCheck } from './checks/versions.check';
 import { compareFindings, isFailing, type Finding } from './finding';
 import { kazmaScore, SCORE_FOR_BASIC, SCORE_FOR_NO_CRITICAL, scoreThresholdFindings } from './kazma-score';
 import { decideLevel, decideStatus } from './level-rule';
-import { REQUIREMENT_NAMES, type CertificationReport, type CheckStatus, type RequirementName } from './report';
+import { certifiedServers } from './certified-servers';
+import { REQUIREMENT_NAMES, type CertificationVerdict, type CheckStatus, type RequirementName } from './report';
 
 /** In the order of security.md. */
 const CHECKS: readonly Check[] = [
@@ -38,17 +42,14 @@ const CHECKS: readonly Check[] = [
   versionsCheck,
   namespaceCheck,
   packagesCheck,
-  ownershipCheck,
+  provenanceCheck,
   squattingCheck,
   codeScanCheck,
   textCheck,
   toolsCheck,
   publisherSignatureCheck,
+  launchCheck,
 ];
-
-const DAY_MS = 86_400_000;
-/** A longer lifetime is a configuration mistake, not a policy. */
-const MAX_LIFETIME_DAYS = 36_500;
 
 const NO_EVIDENCE: Evidence = {
   format: null,
@@ -57,12 +58,23 @@ const NO_EVIDENCE: Evidence = {
   pinnedPackages: [],
   manifestSha256: null,
   entryPointChecksum: null,
+  capabilities: [],
+  launches: [],
+  liveTools: {},
+  provenance: [],
 };
 
-/** Throws InvalidCertificationInputError only for the worker's own arguments (time, lifetime, policy). */
-export function certify(input: CertificationInput): CertificationReport {
-  const { now, certificateLifetimeDays, policyVersion } = checkArguments(input);
-  const checkInput: CheckInput = { ...input, code: analyzeBundle(input.bundle, input.analyzer) };
+/** Throws InvalidCertificationInputError only for the worker's own arguments (time, policy version). */
+export function certify(input: CertificationInput): CertificationVerdict {
+  const policyVersion = checkPolicyVersion(input.policyVersion);
+  if (!(input.now instanceof Date) || Number.isNaN(input.now.getTime())) {
+    throw new InvalidCertificationInputError('now must be a valid Date');
+  }
+  const checkInput: CheckInput = {
+    ...input,
+    code: analyzeBundle(input.bundle, input.analyzer),
+    launches: readLaunchSpecs(input.skill?.mcpServers ?? [], new Set(input.bundle.files.map((file) => file.path))),
+  };
   const ran = CHECKS.map((check) => runCheck(check, checkInput));
   const deductions = ran.flatMap((run) => run.outcome.deductions ?? []);
   const score = kazmaScore(deductions);
@@ -88,8 +100,13 @@ export function certify(input: CertificationInput): CertificationReport {
     undecided: input.manifestOnly === true || statuses.includes('inconclusive'),
     level: reached,
   });
-  const certified = status === 'certified';
-  const results = { status, level: certified ? reached : 'none', findings, requirementsMet, checks } as const;
+  const results = {
+    status,
+    level: status === 'certified' ? reached : 'none',
+    findings,
+    requirementsMet,
+    checks,
+  } as const;
   return {
     ...results,
     score,
@@ -98,30 +115,19 @@ export function certify(input: CertificationInput): CertificationReport {
     pinnedPackages: evidence.pinnedPackages,
     manifestSha256: evidence.manifestSha256,
     entryPointChecksum: evidence.entryPointChecksum,
-    issuedAt: certified ? now.toISOString() : null,
-    expiresAt: certified ? new Date(now.getTime() + certificateLifetimeDays * DAY_MS).toISOString() : null,
+    capabilities: evidence.capabilities,
+    servers: certifiedServers(evidence),
+    provenance: evidence.provenance,
     policyVersion,
     resultsSha256: sha256Hex(canonicalJson(results)),
   };
 }
 
-function checkArguments(
-  input: CertificationInput,
-): Pick<CertificationInput, 'now' | 'certificateLifetimeDays' | 'policyVersion'> {
-  const { now, certificateLifetimeDays, policyVersion } = input;
-  if (!(now instanceof Date) || Number.isNaN(now.getTime())) {
-    throw new InvalidCertificationInputError('now must be a valid Date');
-  }
-  const lifetimeOk = Number.isSafeInteger(certificateLifetimeDays) && certificateLifetimeDays > 0;
-  if (!lifetimeOk || certificateLifetimeDays > MAX_LIFETIME_DAYS) {
-    throw new InvalidCertificationInputError(
-      `certificateLifetimeDays must be an integer from 1 to ${MAX_LIFETIME_DAYS}`,
-    );
-  }
+function checkPolicyVersion(policyVersion: number): number {
   if (!Number.isSafeInteger(policyVersion) || policyVersion < 0) {
     throw new InvalidCertificationInputError('policyVersion must be an integer of at least 0');
   }
-  return { now, certificateLifetimeDays, policyVersion };
+  return policyVersion;
 }
 
 function withScoreFindings(run: CheckRun, score: number): CheckRun {

@@ -1,4 +1,4 @@
-/** The security checks of docs/security.md, C1 to C13, and C14 (the publisher's own Ed25519 signature). */
+/** The security checks of docs/security.md, C1 to C15. */
 export const CHECK_IDS = [
   'C1',
   'C2',
@@ -14,5 +14,6 @@ export const CHECK_IDS = [
   'C12',
   'C13',
   'C14',
+  'C15',
 ] as const;
 export type CheckId = (typeof CHECK_IDS)[number];

@@ -9,7 +9,8 @@ import type { CertificationInput } from './certification-input';
 import type { CheckId } from './check-id';
 import { isFailing, newFinding, type Finding } from './finding';
 import type { ScoreDeduction } from './kazma-score';
-import type { CheckStatus, ReportedFile, RequirementName } from './report';
+import type { LaunchVerdictOf, ServerLaunch } from './launch-spec';
+import type { CheckStatus, PackageProvenance, ReportedCapability, ReportedFile, RequirementName } from './report';
 
 /** What checks establish besides findings; the report and the certificate carry it. */
 export interface Evidence {
@@ -19,6 +20,12 @@ export interface Evidence {
   pinnedPackages: PinnedPackage[];
   manifestSha256: string | null;
   entryPointChecksum: string | null;
+  capabilities: ReportedCapability[];
+  /** C15: each server with the launch spec accepted for it (null: refused). */
+  launches: ServerLaunch[];
+  /** C13: server name → live tool name → definition hash, for the servers whose tools were listed. */
+  liveTools: Record<string, Record<string, string>>;
+  provenance: PackageProvenance[];
 }
 
 export interface CheckOutcome {
@@ -40,6 +47,8 @@ export interface Skip {
 /** What a check reads: the worker's input and what certify() derived from it once for every check. */
 export interface CheckInput extends CertificationInput {
   code: BundleCode;
+  /** Each MCP server of the skill read as a launch spec (C15); [] without a parsed skill. */
+  launches: LaunchVerdictOf[];
 }
 
 export interface Check {

@@ -1,16 +1,35 @@
 export { certify } from './certify';
-export type { CertificationInput, PopularName, RegisteredKey } from './certification-input';
+export { CERTIFICATION_POLICY_VERSION } from './policy-version';
+export type { CertificationInput, PopularName, ProbeResult, RegisteredKey } from './certification-input';
 export { CERTIFICATION_INVALID_INPUT, InvalidCertificationInputError } from './certification.errors';
 export { CHECK_IDS, type CheckId } from './check-id';
 export type { Finding, Severity } from './finding';
 export { KAZMA_PENALTIES, SCORE_FOR_BASIC, SCORE_FOR_NO_CRITICAL, SCORE_FOR_STANDARD } from './kazma-score';
-export { BASIC_REQUIREMENTS, KAZMA_SIGNING_REQUIREMENTS, LEVEL_RULE, STANDARD_REQUIREMENTS } from './level-rule';
 export {
+  BASIC_REQUIREMENTS,
+  KAZMA_BASIC_REQUIREMENTS,
+  KAZMA_SIGNING_REQUIREMENTS,
+  LEVEL_RULE,
+  STANDARD_REQUIREMENTS,
+} from './level-rule';
+export type { LiveProbeOutcome, LivePrompt, LiveResource, LiveServerProbe, LiveTool } from './live-server';
+export {
+  datedReport,
   REQUIREMENT_NAMES,
   type CertificationReport,
+  type CertificationVerdict,
+  type PackageProvenance,
+  type ReportedCapability,
   type CertificationStatus,
   type CheckStatus,
   type ReportedFile,
   type RequirementName,
 } from './report';
 export { MAX_SCANNED_BYTES } from './scanned-text';
+export {
+  readLaunchSpecs,
+  unsafeUrl,
+  type LaunchSpec,
+  type LaunchVerdictOf,
+  type ServerLaunch,
+} from './launch-spec';

@@ -6,16 +6,21 @@
  * row, so a job delivered twice, or retried after its worker was killed, records one
  * result and one log entry.
  */
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { readBundle, sha256Hex, type Bundle } from '@skillhub/bundle';
-import { certify, type CertificationReport, type RegisteredKey } from '@skillhub/certification';
+import { DEFAULT_BUNDLE_LIMITS, sha256Hex, type Bundle, type BundleLimits } from '@skillhub/bundle';
+import {
+  CERTIFICATION_POLICY_VERSION,
+  datedReport,
+  type CertificationReport,
+  type CertificationVerdict,
+  type RegisteredKey,
+} from '@skillhub/certification';
 import { loadCodeAnalyzer } from '@skillhub/code-analysis';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
 import { PackageProber, type ProbeResult } from '@skillhub/package-probe';
 import {
   addToOutbox,
-  CERTIFICATION_POLICY_VERSION,
   CERTIFICATION_QUEUE,
   CERTIFY_JOB,
   type CertifyJobPayload,
@@ -33,19 +38,14 @@ import {
   Submission,
 } from '@skillhub/registry';
 import { openSecret, publicKeyFromPem, signCertificate, type PinnedPackage } from '@skillhub/signing';
-import {
-  parseKazmaManifestObject,
-  parseSkill,
-  type NormalizedSkill,
-  type PackageRef,
-  type ParseResult,
-} from '@skillhub/skill-formats';
-import { DomainError } from '@skillhub/errors';
+import { parseKazmaManifestObject, type PackageRef } from '@skillhub/skill-formats';
 import { stringify } from 'yaml';
 import { encryptionKey } from './encryption-key';
+import { liveToolsRecorder } from './live-tools.recorder';
 import { certificationOutcomes, probeLatency } from './certifier.metrics';
 import { RevocationsService } from './revocations.service';
 import { SigningKeyService } from './signing-key.service';
+import { SkillJudge } from './skill-judge';
 import { TransparencyLog } from './transparency-log.service';
 
 export type CertifyOutcome = CertificationReport['status'] | 'already-judged' | 'missing';
@@ -64,9 +64,10 @@ interface Subject {
 }
 
 @Injectable()
-export class CertifySkillService {
+export class CertifySkillService implements OnModuleInit {
   private readonly logger = new Logger('CertifySkillService');
   private readonly prober: PackageProber;
+  private judgeOf: SkillJudge | null = null;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -83,11 +84,37 @@ export class CertifySkillService {
     });
   }
 
+  /** The grammars load asynchronously, once per process, before the first job. */
+  async onModuleInit(): Promise<void> {
+    this.judgeOf = new SkillJudge({
+      analyzer: await loadCodeAnalyzer(),
+      prober: this.prober,
+      probe: (ref) => this.timedProbe(ref),
+      liveTools: await liveToolsRecorder(this.config, this.logger),
+      limits: this.bundleLimits(),
+    });
+  }
+
+  private get judge(): SkillJudge {
+    if (!this.judgeOf) throw new Error('CertifySkillService used before its module was initialised');
+    return this.judgeOf;
+  }
+
   async certify(job: CertifyJobPayload): Promise<CertifyOutcome> {
     const subject = await this.load(job);
     if (subject === 'missing' || subject === 'already-judged') return subject;
-    const report = await this.judge(subject);
-    return this.record(subject, report);
+    const { version, namespace, bytes } = subject;
+    const verdict = await this.judge.judge({
+      bundle: bytes,
+      namespace: { slug: namespace.slug, ownerMatches: namespace.ownerId === version.publishedBy },
+      version: version.version,
+      kazmaSecrets: this.kazmaSecrets(namespace),
+      publisherKeys: await this.publisherKeys(namespace.id),
+      publishedAt: version.createdAt,
+      popularNames: await this.popularNames(namespace.ownerId),
+      policyVersion: subject.certification.policyVersion,
+    });
+    return this.record(subject, verdict);
   }
 
   /** Everything a judgment reads; a duplicate job stops before the bundle is loaded. */
@@ -117,41 +144,6 @@ export class CertifySkillService {
     return { version, skill, namespace, certification, bytes: blob.content };
   }
 
-  private async judge(subject: Subject): Promise<CertificationReport> {
-    const { version, skill, namespace, bytes } = subject;
-    let bundle: Bundle;
-    let parsed: ParseResult;
-    try {
-      bundle = readBundle(bytes, this.bundleLimits());
-      parsed = parseSkill(bundle.files, {
-        namespace: namespace.slug,
-        version: version.version,
-        folderName: bundle.rootFolder,
-      });
-    } catch (err) {
-      // The stored bytes no longer read (or the limits were lowered since publish): fail closed, with the reason.
-      const message = err instanceof DomainError ? err.message : 'the stored bundle could not be read';
-      bundle = { sha256: version.bundleSha256, size: bytes.length, uncompressedSize: 0, rootFolder: null, files: [] };
-      parsed = { skill: null, problems: [{ path: '', message, severity: 'error' }] };
-    }
-    return certify({
-      bundle,
-      skill: parsed.skill,
-      parseProblems: parsed.problems,
-      namespace: { slug: namespace.slug, ownerMatches: namespace.ownerId === version.publishedBy },
-      kazmaSecrets: this.kazmaSecrets(namespace),
-      publisherKeys: await this.publisherKeys(namespace.id),
-      publishedAt: version.createdAt,
-      probes: await this.probe(parsed.skill, `${namespace.slug}/${skill.name}`, namespace.slug),
-      liveServers: [],
-      analyzer: await loadCodeAnalyzer(),
-      popularNames: await this.popularNames(namespace.ownerId),
-      policyVersion: subject.certification.policyVersion,
-      now: new Date(),
-      certificateLifetimeDays: this.config.CERTIFICATE_LIFETIME_DAYS,
-    });
-  }
-
   /**
    * A quarantined Kazma submission: the checks that apply to a manifest alone, stored on
    * the submission (it can never be certified before an owner claims it).
@@ -169,25 +161,16 @@ export class CertifySkillService {
       rootFolder: submission.name,
       files: [{ path: 'skill_manifest.yaml', size: content.length, sha256: sha256Hex(content), mode: 0o644, content }],
     };
-    const report = certify({
+    const report = await this.judge.judge({
       bundle,
-      skill: parsed.skill,
-      parseProblems: parsed.problems,
+      parsed,
       namespace: { slug: submission.namespaceSlug, ownerMatches: false },
+      version: '0.0.0',
       kazmaSecrets: [],
       publisherKeys: [],
       publishedAt: submission.createdAt,
-      probes: await this.probe(
-        parsed.skill,
-        `${submission.namespaceSlug}/${submission.name}`,
-        submission.namespaceSlug,
-      ),
       popularNames: await this.popularNames(null),
       policyVersion: CERTIFICATION_POLICY_VERSION,
-      now: new Date(),
-      certificateLifetimeDays: this.config.CERTIFICATE_LIFETIME_DAYS,
-      liveServers: [],
-      analyzer: await loadCodeAnalyzer(),
       manifestOnly: true,
     });
     await this.dataSource
@@ -249,21 +232,16 @@ export class CertifySkillService {
     return { checked: rows.length, revoked };
   }
 
-  private probe(skill: NormalizedSkill | null, skillRef: string, publisher: string): Promise<ProbeResult[]> {
-    const packages = skill?.mcpServers.flatMap((s) => s.packages) ?? [];
-    const repositoryUrls = [skill?.repository, skill?.homepage].filter((u): u is string => !!u);
-    return Promise.all(packages.map((ref) => this.timedProbe(ref, { skillRef, publisher, repositoryUrls })));
-  }
-
-  private async timedProbe(ref: PackageRef, expected?: Parameters<PackageProber['probe']>[1]): Promise<ProbeResult> {
+  private async timedProbe(ref: PackageRef): Promise<ProbeResult> {
     const end = probeLatency.startTimer({ registry: ref.registry });
-    const result = await this.prober.probe(ref, expected);
+    const result = await this.prober.probe(ref);
     end({ outcome: result.outcome });
     return result;
   }
 
-  private bundleLimits() {
+  private bundleLimits(): BundleLimits {
     return {
+      ...DEFAULT_BUNDLE_LIMITS,
       maxCompressedBytes: this.config.BUNDLE_MAX_COMPRESSED_BYTES,
       maxUncompressedBytes: this.config.BUNDLE_MAX_UNCOMPRESSED_BYTES,
       maxEntries: this.config.BUNDLE_MAX_ENTRIES,
@@ -299,10 +277,9 @@ export class CertifySkillService {
     );
   }
 
-  private async record(subject: Subject, judged: CertificationReport): Promise<CertifyOutcome> {
+  private async record(subject: Subject, verdict: CertificationVerdict): Promise<CertifyOutcome> {
     const { version, skill, namespace } = subject;
     return this.dataSource.transaction(async (m) => {
-      let report = judged;
       const cert = await m.findOne(Certification, {
         where: { id: subject.certification.id },
         lock: { mode: 'pessimistic_write' },
@@ -316,17 +293,12 @@ export class CertifySkillService {
         return 'already-judged';
       }
 
-      if (report.status === 'certified') {
-        const { keyId, privateKey } = await this.keys.activeKey(m);
-        // Issued now, after the signing key exists: a key made for this very certificate
-        // (the hub's first) must already be valid at the certificate's issue time.
-        const issuedAt = new Date();
-        const lifetimeMs = new Date(judged.expiresAt!).getTime() - new Date(judged.issuedAt!).getTime();
-        report = {
-          ...judged,
-          issuedAt: issuedAt.toISOString(),
-          expiresAt: new Date(issuedAt.getTime() + lifetimeMs).toISOString(),
-        };
+      // Dated once, after the signing key exists: a key made for this very certificate (the
+      // hub's first) must already be valid at the certificate's issue time.
+      const key = verdict.status === 'certified' ? await this.keys.activeKey(m) : null;
+      const report: CertificationReport = datedReport(verdict, new Date(), this.config.CERTIFICATE_LIFETIME_DAYS);
+      if (key) {
+        const { keyId, privateKey } = key;
         let envelope: object | null = null;
         const logIndex = await this.log.append(m, (index) => {
           envelope = signCertificate(
@@ -339,8 +311,10 @@ export class CertifySkillService {
               files: Object.fromEntries(report.files.map((f) => [f.path, f.sha256])),
               capabilities: version.capabilities,
               permissions: version.permissions,
+              codeCapabilities: report.capabilities.map((capability) => capability.capability),
               packages: report.pinnedPackages,
               tools: report.toolHashes,
+              servers: report.servers,
               level: report.level,
               checkResultsSha256: report.resultsSha256,
               issuedAt: report.issuedAt!,

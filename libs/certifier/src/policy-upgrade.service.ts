@@ -10,7 +10,8 @@
  */
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { CERTIFICATION_POLICY_VERSION, CERTIFICATION_QUEUE, CERTIFY_JOB } from '@skillhub/queue';
+import { CERTIFICATION_POLICY_VERSION } from '@skillhub/certification';
+import { CERTIFICATION_QUEUE, CERTIFY_JOB } from '@skillhub/queue';
 
 const BATCH = 500;
 

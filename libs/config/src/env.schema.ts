@@ -54,6 +54,15 @@ export const envSchema = z.object({
   PYPI_REGISTRY_URL: z.url().default('https://pypi.org'),
   PROBE_TIMEOUT_MS: positiveInt.default(10_000),
   PROBE_MAX_ATTEMPTS: positiveInt.default(4),
+  /**
+   * C13: start each pinned MCP server in a bubblewrap sandbox (no network, read-only system) and
+   * record its live tools. Off, or without bubblewrap, no server's tools are recorded, so no skill
+   * with a server reaches standard.
+   */
+  LIVE_PROBE: bool.default(true),
+  LIVE_PROBE_TIMEOUT_MS: positiveInt.default(15_000),
+  /** Content-addressed cache of the npm packages the live probe installs; default `<HUB_DATA_DIR>/package-cache`. */
+  PACKAGE_CACHE_DIR: z.string().min(1).optional(),
   /** When a certification stays inconclusive (a registry did not answer), it is tried again after this long. */
   INCONCLUSIVE_RETRY_MS: positiveInt.default(3_600_000),
 

@@ -70,9 +70,12 @@ describe('canonicalToolJson / toolDefinitionHash', () => {
     expect(hashes.size).toBe(6);
   });
 
-  it('hashes only name, description and inputSchema', () => {
-    const withExtras = { ...READ_FILE, title: 'Read', annotations: { readOnlyHint: true }, outputSchema: {} };
+  it('hashes name, description, inputSchema and annotations, and nothing else', () => {
+    const withExtras = { ...READ_FILE, title: 'Read', outputSchema: {} };
+    const annotated = { ...READ_FILE, annotations: { readOnlyHint: true } };
     expect(toolDefinitionHash(withExtras)).toBe(READ_FILE_HASH);
+    expect(toolDefinitionHash(annotated)).not.toBe(READ_FILE_HASH);
+    expect(canonicalToolJson(annotated)).toContain('"annotations":{"readOnlyHint":true}');
   });
 
   it('distinguishes an absent description from an empty one', () => {

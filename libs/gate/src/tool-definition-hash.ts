@@ -1,7 +1,7 @@
 /**
  * The tool-definition hash pinned in a certificate (security.md C13) and re-computed at
- * runtime: lowercase hex SHA-256 of the canonical JSON of the tool's name, description
- * and input schema. The certifier and the runtime must both use this module, or a
+ * runtime: lowercase hex SHA-256 of the canonical JSON of the tool's name, description,
+ * input schema and annotations. The certifier and the runtime must both use this module, or a
  * byte of difference in spelling would block every certified tool.
  *
  * Canonical JSON here: object keys sorted by UTF-16 code units, recursively; array order
@@ -13,9 +13,9 @@
  * something other than what the server declared. An object property whose value is
  * `undefined` is treated as absent, as it is in JSON.
  *
- * Only name, description and inputSchema are hashed (C13). A server can still change a
- * tool's `title`, `outputSchema` or annotations without tripping the pin; annotations
- * never relax the gate anyway.
+ * Name, description, inputSchema and annotations are hashed (C13): what a model reads and
+ * what a client may decide on. A server can still change a tool's `title` or `outputSchema`
+ * without tripping the pin.
  */
 import { createHash } from 'node:crypto';
 import { NotCanonicalJsonError } from './gate.errors';
@@ -25,6 +25,7 @@ export interface ToolDefinition {
   name: string;
   description?: string;
   inputSchema?: unknown;
+  annotations?: unknown;
 }
 
 /** How a pinned hash is spelled: 64 lowercase hex characters. */
@@ -41,13 +42,14 @@ export function canonicalJson(value: unknown): string {
   return write(value, '$', 0, new Set());
 }
 
-/** The canonical JSON of the three hashed fields of a tool; other fields are ignored. */
+/** The canonical JSON of the four hashed fields of a tool; other fields are ignored. */
 export function canonicalToolJson(def: ToolDefinition): string {
   if (def === null || typeof def !== 'object')
     throw new NotCanonicalJsonError('a tool definition must be an object', '$');
   const name: unknown = def.name;
   const description: unknown = def.description;
   const inputSchema: unknown = def.inputSchema;
+  const annotations: unknown = def.annotations;
   if (typeof name !== 'string') throw new NotCanonicalJsonError('a tool definition needs a string name', '$.name');
   if (description !== undefined && typeof description !== 'string') {
     throw new NotCanonicalJsonError('a tool description must be a string when present', '$.description');
@@ -55,6 +57,7 @@ export function canonicalToolJson(def: ToolDefinition): string {
   const picked: Record<string, unknown> = { name };
   if (description !== undefined) picked.description = description;
   if (inputSchema !== undefined) picked.inputSchema = inputSchema;
+  if (annotations !== undefined) picked.annotations = annotations;
   return canonicalJson(picked);
 }
 

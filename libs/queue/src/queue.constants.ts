@@ -8,12 +8,6 @@ export const CERTIFY_SUBMISSION_JOB = 'certify-submission';
 /** Daily: probe the packages of certified versions again. */
 export const REPROBE_JOB = 'reprobe';
 
-/**
- * Bumped when the certification rules change, so every version is judged again under the new
- * policy (PolicyUpgrade in libs/certifier). 1: C1-C13. 2: C14, the publisher signature.
- */
-export const CERTIFICATION_POLICY_VERSION = 2;
-
 export interface CertifyJobPayload {
   skillVersionId: string;
   policyVersion: number;

@@ -7,6 +7,7 @@ import {
   signCertificate,
   verifyCertificate,
   type CertificateStatement,
+  type CertifiedServer,
 } from './certificate-statement';
 import { canonicalJson } from './canonical-json';
 import { sha256 } from './digest';
@@ -25,11 +26,38 @@ const statement = (): CertificateStatement => ({
   files: { 'skill_manifest.yaml': digestOf('manifest'), 'weather_skill.py': digestOf('weather_skill.py') },
   capabilities: ['weather', 'mcp'],
   permissions: ['network_outbound'],
+  codeCapabilities: ['network', 'env_read'],
   packages: [
     { registry: 'pypi', name: 'mcp-server-qdrant', version: '0.7.1', integrity: digestOf('wheel') },
     { registry: 'npm', name: '@scope/weather-mcp', version: '2.0.0', integrity: 'sha512-AAAA' },
   ],
   tools: { get_forecast: digestOf('tool') },
+  servers: [
+    {
+      name: 'weather',
+      transport: 'stdio',
+      launch: 'npm',
+      argv: ['npx', '-y', '@scope/weather-mcp@2.0.0'],
+      url: null,
+      package: { registry: 'npm', name: '@scope/weather-mcp', version: '2.0.0', integrity: 'sha512-AAAA' },
+      file: null,
+      env: { WEATHER_TOKEN: '${WEATHER_TOKEN}' },
+      cwd: null,
+      tools: { forecast: digestOf('forecast') },
+    },
+    {
+      name: 'docs',
+      transport: 'streamable-http',
+      launch: 'remote',
+      argv: [],
+      url: 'https://docs.example.com/mcp',
+      package: null,
+      file: null,
+      env: {},
+      cwd: null,
+      tools: null,
+    },
+  ],
   level: 'standard',
   checkResultsSha256: digestOf('checks'),
   issuedAt: '2025-06-01T12:00:00.000Z',
@@ -105,6 +133,36 @@ describe('encodeStatement / decodeStatement', () => {
       'issuedAt',
       'logIndex',
       'extra',
+    ]);
+  });
+
+  it('lists servers by name and records exactly what may start', () => {
+    const text = encodeStatement(statement()).toString('utf8');
+    expect(text.indexOf('"name":"docs"')).toBeLessThan(text.indexOf('"name":"weather"'));
+    const decoded = decodeStatement(encodeStatement(statement()));
+    expect(decoded.servers.map((server) => [server.name, server.launch, server.argv])).toEqual([
+      ['docs', 'remote', []],
+      ['weather', 'npm', ['npx', '-y', '@scope/weather-mcp@2.0.0']],
+    ]);
+  });
+
+  it('refuses servers it could not enforce: a name twice, an unknown launch, a field nobody checks', () => {
+    const [weather, docs] = statement().servers as [CertifiedServer, CertifiedServer];
+    const bad = {
+      ...statement(),
+      servers: [
+        weather,
+        { ...docs, name: 'weather' },
+        { ...docs, name: 'shell', launch: 'sh-c' },
+        { ...docs, name: 'extra', sandbox: 'off' },
+        { ...docs, name: 'env', env: { TOKEN: 42 } },
+      ],
+    } as unknown as CertificateStatement;
+    expect(problemsOf(() => encodeStatement(bad)).map((p) => p.path)).toEqual([
+      'servers[2].launch',
+      'servers[3].sandbox',
+      'servers[4].env.TOKEN',
+      'servers[1].name',
     ]);
   });
 

@@ -27,6 +27,33 @@ export interface PinnedPackage {
   integrity: string;
 }
 
+export const SERVER_LAUNCHES = ['npm', 'pypi', 'bundle-file', 'remote'] as const;
+export const SERVER_TRANSPORTS = ['stdio', 'sse', 'streamable-http'] as const;
+
+/**
+ * An MCP server of the skill exactly as certified (C15, C13): what the runtime may start, and
+ * nothing else. Only servers whose launch was verified are listed (an unpinned package is not).
+ */
+export interface CertifiedServer {
+  /** The server's name as the skill declares it. */
+  name: string;
+  transport: (typeof SERVER_TRANSPORTS)[number];
+  launch: (typeof SERVER_LAUNCHES)[number];
+  /** stdio: the exact argv, as declared (`['npx', '-y', 'pkg@1.2.3', '/data']`); [] for a remote server. */
+  argv: string[];
+  /** A remote server's `https` URL; else null. */
+  url: string | null;
+  /** The package it runs, pinned with its registry integrity (npm, PyPI); else null. */
+  package: PinnedPackage | null;
+  /** bundle-file: the bundle file the interpreter runs (its digest is in `files`); else null. */
+  file: string | null;
+  /** Environment as declared; `${VAR}` values are filled by the runtime from secrets its operator names. */
+  env: Record<string, string>;
+  cwd: string | null;
+  /** Live tool name → `toolDefinitionHash`, as listed in the sandbox at certification; null when not recorded. */
+  tools: Record<string, string> | null;
+}
+
 /** Digests are lowercase hex SHA-256; times are `toISOString()` UTC. */
 export interface CertificateStatement {
   /** `author/name`. */
@@ -41,9 +68,13 @@ export interface CertificateStatement {
   files: Record<string, string>;
   capabilities: string[];
   permissions: string[];
+  /** What the code was proven to do (C11): process_exec, network, env_read, file_read, file_write… */
+  codeCapabilities: string[];
   packages: PinnedPackage[];
-  /** Tool name → sha256 of its canonical definition (C13). */
+  /** Declared (native) tool name → sha256 of its canonical definition (C13). */
   tools: Record<string, string>;
+  /** The MCP servers that may be started, with their live tool pins (C15, C13). */
+  servers: CertifiedServer[];
   level: CertificateLevel;
   /** sha256 of the check results the level was derived from. */
   checkResultsSha256: string;
@@ -113,6 +144,8 @@ function canonicalBytes(statement: CertificateStatement): Buffer {
       ...statement,
       capabilities: sortedSet(statement.capabilities),
       permissions: sortedSet(statement.permissions),
+      codeCapabilities: sortedSet(statement.codeCapabilities),
+      servers: sortedSet(statement.servers, (server) => server.name),
       // By registry and name first, so a reader finds a package where expected.
       packages: sortedSet(statement.packages, (p) => canonicalJson([p.registry, p.name, p.version, p.integrity])),
     }),
@@ -201,6 +234,52 @@ const pinnedPackage: Check = (value, path, problems) =>
     integrity: text(),
   });
 
+const oneOf =
+  (values: readonly string[]): Check =>
+  (value, path, problems) => {
+    if (!values.includes(value as string)) problems.push(problem(path, `must be one of ${values.join(', ')}`));
+  };
+
+const stringMap: Check = (value, path, problems) => {
+  if (!isRecord(value)) {
+    problems.push(problem(path, 'must be an object of name → text'));
+    return;
+  }
+  for (const [key, entry] of Object.entries(value)) {
+    if (key === '') problems.push(problem(path, 'has an empty name'));
+    if (typeof entry !== 'string') problems.push(problem(`${path}.${key}`, 'must be a string'));
+  }
+};
+
+const stringList: Check = (value, path, problems) => {
+  if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) {
+    problems.push(problem(path, 'must be a list of strings'));
+  }
+};
+
+const certifiedServer: Check = (value, path, problems) =>
+  checkObject(value, path, problems, {
+    name: text(),
+    transport: oneOf(SERVER_TRANSPORTS),
+    launch: oneOf(SERVER_LAUNCHES),
+    argv: stringList,
+    url: nullable(text()),
+    package: nullable(pinnedPackage),
+    file: nullable(text()),
+    env: stringMap,
+    cwd: nullable(text()),
+    tools: nullable(digestMap),
+  });
+
+const uniqueNames: Check = (value, path, problems) => {
+  set(certifiedServer)(value, path, problems);
+  if (!Array.isArray(value)) return;
+  const names = value.map((server: unknown) => (isRecord(server) ? server.name : undefined));
+  names.forEach((name, index) => {
+    if (names.indexOf(name) !== index) problems.push(problem(`${path}[${index}].name`, 'names a server listed before'));
+  });
+};
+
 const STATEMENT_FIELDS: Record<keyof CertificateStatement, Check> = {
   skill: text(SKILL_REF_PATTERN, 'author/name (lowercase letters, digits and "-")'),
   version: text(SEMVER_PATTERN, 'a semantic version'),
@@ -210,8 +289,10 @@ const STATEMENT_FIELDS: Record<keyof CertificateStatement, Check> = {
   files: digestMap,
   capabilities: set(text()),
   permissions: set(text()),
+  codeCapabilities: set(text()),
   packages: set(pinnedPackage),
   tools: digestMap,
+  servers: uniqueNames,
   level: (value, path, problems) => {
     if (!(CERTIFICATE_LEVELS as readonly unknown[]).includes(value)) {
       problems.push(problem(path, `must be one of ${CERTIFICATE_LEVELS.join(', ')}`));

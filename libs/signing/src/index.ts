@@ -6,6 +6,8 @@ export { pae, signEnvelope, verifyEnvelope, type DsseEnvelope, type DsseSignatur
 export {
   CERTIFICATE_LEVELS,
   CERTIFICATE_PAYLOAD_TYPE,
+  SERVER_LAUNCHES,
+  SERVER_TRANSPORTS,
   decodeStatement,
   encodeStatement,
   manifestSha256,
@@ -13,6 +15,7 @@ export {
   verifyCertificate,
   type CertificateLevel,
   type CertificateStatement,
+  type CertifiedServer,
   type PinnedPackage,
 } from './certificate-statement';
 export { canonicalJson } from './canonical-json';

@@ -4,7 +4,7 @@
  */
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { CERTIFICATION_POLICY_VERSION } from '@skillhub/queue';
+import { CERTIFICATION_POLICY_VERSION } from '@skillhub/certification';
 import { Certification, Submission } from '@skillhub/registry';
 import { kazmaSkillId } from '../skills/skill-ref';
 import { findVersion } from '../skills/version-lookup';

@@ -5,16 +5,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import * as semver from 'semver';
 import { DataSource, type EntityManager } from 'typeorm';
+import { CERTIFICATION_POLICY_VERSION } from '@skillhub/certification';
 import { readBundle, type Bundle } from '@skillhub/bundle';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
 import { hasErrors, type Problem } from '@skillhub/errors';
-import {
-  addToOutbox,
-  CERTIFICATION_POLICY_VERSION,
-  CERTIFICATION_QUEUE,
-  CERTIFY_JOB,
-  OutboxRelay,
-} from '@skillhub/queue';
+import { addToOutbox, CERTIFICATION_QUEUE, CERTIFY_JOB, OutboxRelay } from '@skillhub/queue';
 import { Blob, Certification, Namespace, Skill, SkillVersion } from '@skillhub/registry';
 import { parseSkill, type NormalizedSkill } from '@skillhub/skill-formats';
 import { assertCanActOn, canActOn } from '../auth/namespace-access';

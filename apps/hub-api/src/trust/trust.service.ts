@@ -5,10 +5,10 @@
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { CERTIFICATION_POLICY_VERSION } from '@skillhub/certification';
 import { encryptionKey, RevocationsService, SigningKeyService, TransparencyLog } from '@skillhub/certifier';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
 import { DomainError } from '@skillhub/errors';
-import { CERTIFICATION_POLICY_VERSION } from '@skillhub/queue';
 import { Certificate, Certification, LogCheckpoint, Namespace } from '@skillhub/registry';
 import { canonicalJson, REVOCATIONS_PAYLOAD_TYPE, sealSecret, signEnvelope } from '@skillhub/signing';
 import { assertCanActOn } from '../auth/namespace-access';

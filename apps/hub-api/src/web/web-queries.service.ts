@@ -1,7 +1,7 @@
 /** The few reads only the web pages need: the most recently certified skills, and whether a namespace exists. */
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { CERTIFICATION_POLICY_VERSION } from '@skillhub/queue';
+import { CERTIFICATION_POLICY_VERSION } from '@skillhub/certification';
 import { Namespace } from '@skillhub/registry';
 import type { RecentlyCertified } from './pages';
 

@@ -1,152 +1,235 @@
 /**
- * C11 code: a static, line-by-line scan of the bundle's code (and of its config files, for
- * secrets), compared with the permissions a Kazma manifest declares. Also Kazma's code-side
- * score deductions. Nothing is executed or imported.
+ * C11 code: what the bundle's code can do, from a parse of every code file (libs/code-analysis),
+ * compared with the permissions the manifest declares. Refused shapes (dynamic code, obfuscation,
+ * native code, download-and-run, destructive commands, reverse shells, shell commands built from
+ * input, exfiltration) and files nothing can be proven about fail; an ordinary capability the
+ * manifest does not declare, a declared dangerous one, or a credentials path keep the skill from
+ * standard. Comments are text (C12 reads them), never code. Also hard-coded secrets and Kazma's
+ * code-side score deductions, which are facts about text. Nothing is executed or imported.
  */
 import type { BundleFile } from '@skillhub/bundle';
-import type { Check } from '../check';
-import { newFinding, type Finding } from '../finding';
-import type { ScoreDeduction } from '../kazma-score';
-import { KAZMA_PENALTIES } from '../kazma-score';
-import { extensionOf, lineAtIndex, MAX_SCANNED_BYTES, scannedText } from '../scanned-text';
-import {
-  ASSIGNMENT,
-  BASE64_DECODE,
-  BASE64_EXEC_RULE,
-  CODE_RULES,
-  CODE_SINK,
-  isCodeFile,
-  isConfigFile,
-  isPythonFile,
-  KAZMA_PATTERNS,
-  type CodeRule,
-} from './code-rules';
+import type { CapabilityKind, CapabilityUse, CodeIssue, IssueKind } from '@skillhub/code-analysis';
+import type { NormalizedSkill, SkillFormat } from '@skillhub/skill-formats';
+import type { Check, CheckInput } from '../check';
+import { newFinding, type Finding, type Severity } from '../finding';
+import { KAZMA_PENALTIES, type ScoreDeduction } from '../kazma-score';
+import type { ReportedCapability } from '../report';
+import { lineAtIndex, MAX_SCANNED_BYTES, scannedText } from '../scanned-text';
+import { KAZMA_PATTERNS, SECRET_RULES, type SecretRule } from './text-patterns';
 
-/** Long (minified) lines are matched in pieces this long, overlapping so that no short match is cut in two. */
-const PIECE_LENGTH = 4096;
-const PIECE_OVERLAP = 256;
-/** Lines listed per rule and file; the last one listed says how many more there are. */
-const MAX_LINES_LISTED = 10;
-/** Variables followed from a base64 decode to a later eval/exec, per file. */
-const MAX_TRACKED_VARIABLES = 100;
+/** The permission that declares each capability (Kazma's names, and the two the hub adds). */
+export const CAPABILITY_PERMISSIONS: Readonly<Record<CapabilityKind, string>> = {
+  process_exec: 'process_exec',
+  network: 'network_outbound',
+  network_inbound: 'network_inbound',
+  env_read: 'env_read',
+  file_read: 'file_read',
+  file_write: 'file_write',
+};
 
-const SECRET_RULES = CODE_RULES.filter((rule) => rule.secret);
-/** Rules with an `accept` look at every match of a line, not just the first (a placeholder may come first). */
-const GLOBAL_PATTERNS = new Map(
-  CODE_RULES.filter((rule) => rule.accept).map((rule) => [
-    rule,
-    new RegExp(rule.pattern.source, `${rule.pattern.flags}g`),
-  ]),
-);
+/** Declared and used, these still cap a skill at basic: running programs can do anything the user can. */
+const DANGEROUS: ReadonlySet<CapabilityKind> = new Set(['process_exec']);
 
-interface FileScan {
-  findings: Finding[];
-  deductions: ScoreDeduction[];
-}
+const CAPABILITY_WORDS: Readonly<Record<CapabilityKind, string>> = {
+  process_exec: 'runs programs',
+  network: 'opens network connections',
+  network_inbound: 'listens for network connections',
+  env_read: 'reads environment variables',
+  file_read: "reads files outside the skill's folder",
+  file_write: 'writes or deletes files',
+};
+
+const ISSUES: Readonly<Record<IssueKind, { severity: Severity; fixHint: string }>> = {
+  'dynamic-code': {
+    severity: 'high',
+    fixHint: 'Call the code you need directly; a skill must not run code it builds, loads or receives at run time.',
+  },
+  obfuscation: {
+    severity: 'critical',
+    fixHint: 'Ship readable UTF-8 source with ASCII identifiers; code that hides what it does is never certified.',
+  },
+  'native-code': {
+    severity: 'high',
+    fixHint: 'Use a published package instead of loading native code; the hub cannot analyse machine code.',
+  },
+  'download-and-run': {
+    severity: 'critical',
+    fixHint: 'Never run what is downloaded: depend on a pinned package, or ship the code in the bundle.',
+  },
+  'destructive-command': {
+    severity: 'critical',
+    fixHint: 'Remove the command; delete only paths the skill created, named explicitly.',
+  },
+  'reverse-shell': { severity: 'critical', fixHint: 'Remove it: a skill never hands a shell to a network peer.' },
+  'shell-from-input': {
+    severity: 'high',
+    fixHint:
+      'Run the program with an argument list and no shell (subprocess.run([...]), execFile), so no input is read as shell code.',
+  },
+  exfiltration: {
+    severity: 'critical',
+    fixHint: 'Never send credentials or the environment anywhere; read only the one variable a call needs.',
+  },
+  'credentials-access': {
+    severity: 'medium',
+    fixHint: "Take credentials from explicit configuration the user gives the skill, not from the user's secret files.",
+  },
+  unparsable: {
+    severity: 'high',
+    fixHint:
+      'Ship source that parses (Python 3, POSIX/bash shell, JavaScript or TypeScript); nothing can be proven about a file that does not.',
+  },
+};
+
+/** Lines listed per issue kind and file; the last one listed says how many more there are. */
+const MAX_ISSUES_LISTED = 10;
 
 export const codeScanCheck: Check = {
   id: 'C11',
-  decides: [],
+  decides: ['code_analysed', 'capabilities_declared', 'no_dangerous_capabilities'],
   appliesToManifestOnly: false,
-  run({ bundle, skill }) {
-    // Only Kazma's permission vocabulary says whether network or file use was declared.
-    const permissions = skill?.format === 'kazma' ? new Set(skill.permissions) : null;
-    const codeRules = CODE_RULES.filter(
-      (rule) => !rule.unlessPermission || (permissions !== null && !permissions.has(rule.unlessPermission)),
-    );
-    const scans = bundle.files.flatMap((file): FileScan[] => {
-      const extension = extensionOf(file.path);
-      if (isCodeFile(extension, file.content)) {
-        return [scanFile(file, codeRules, { code: true, python: isPythonFile(extension) })];
+  run(input) {
+    const findings: Finding[] = [];
+    const deductions: ScoreDeduction[] = [];
+    let analysed = true;
+    for (const file of input.bundle.files) {
+      const kind = input.code.kinds.get(file.path);
+      if (kind?.kind === 'unanalysable') {
+        analysed = false;
+        findings.push(unanalysable(file, kind.reason));
+        continue;
       }
-      if (isConfigFile(extension, file.path)) return [scanFile(file, SECRET_RULES, { code: false, python: false })];
-      return [];
-    });
+      if (kind?.kind === 'inert') continue;
+      const { text, truncated } = scannedText(file);
+      if (truncated && kind?.kind === 'code') {
+        analysed = false;
+        findings.push(notFullyScanned(file));
+      }
+      const secrets = secretFindings(file, text);
+      findings.push(...secrets);
+      if (secrets.length > 0) deductions.push(secretDeduction(file, secrets[0]?.line ?? null));
+      if (kind?.kind === 'code' && kind.language === 'python') deductions.push(...kazmaDeductions(file, text));
+    }
+    const analyses = input.code.analyses;
+    const issues = analyses.flatMap((analysis) => analysis.issues);
+    if (issues.some((issue) => issue.kind === 'unparsable')) analysed = false;
+    findings.push(...issueFindings(issues));
+    const capabilities = reportedCapabilities(
+      analyses.flatMap((analysis) => analysis.capabilities),
+      input.skill,
+    );
+    findings.push(...capabilityFindings(capabilities, input));
     return {
-      findings: scans.flatMap((scan) => scan.findings),
-      deductions: scans.flatMap((scan) => scan.deductions),
+      findings,
+      deductions,
+      requirements: {
+        code_analysed: analysed,
+        capabilities_declared: capabilities.every((capability) => capability.declared),
+        no_dangerous_capabilities: !capabilities.some((capability) => DANGEROUS.has(capability.capability)),
+      },
+      evidence: { capabilities },
     };
   },
 };
 
-/** `code`: follow base64 into eval/exec; `python`: count Kazma's score patterns. */
-function scanFile(file: BundleFile, rules: readonly CodeRule[], kind: { code: boolean; python: boolean }): FileScan {
-  const { text, truncated } = scannedText(file);
-  const hits = new Map<CodeRule, number[]>();
-  const hit = (rule: CodeRule, line: number): void => {
-    const lines = hits.get(rule);
-    if (lines) lines.push(line);
-    else hits.set(rule, [line]);
-  };
-  const base64 = new Base64Flow();
-  text.split('\n').forEach((line, index) => {
-    const parts = pieces(line);
-    for (const rule of rules) if (parts.some((part) => matches(rule, part))) hit(rule, index + 1);
-    if (kind.code && base64.runsDecoded(line, parts)) hit(BASE64_EXEC_RULE, index + 1);
+function issueFindings(issues: readonly CodeIssue[]): Finding[] {
+  const byFileAndKind = new Map<string, CodeIssue[]>();
+  for (const issue of issues) {
+    const key = `${issue.file}\u0000${issue.kind}`;
+    const list = byFileAndKind.get(key);
+    if (list) list.push(issue);
+    else byFileAndKind.set(key, [issue]);
+  }
+  return [...byFileAndKind.values()].flatMap((list) => {
+    const listed = list.slice(0, MAX_ISSUES_LISTED);
+    const more = list.length - listed.length;
+    return listed.map((issue, index) => {
+      const { severity, fixHint } = ISSUES[issue.kind];
+      const evidence = issue.evidence === '' ? '' : ` (\`${issue.evidence}\`)`;
+      const tail = index === listed.length - 1 && more > 0 ? ` ${more} more in this file.` : '';
+      return newFinding({
+        check: 'C11',
+        code: issue.kind,
+        severity,
+        file: issue.file,
+        line: issue.line,
+        message: `${issue.message.replace(/\.$/, '')}${evidence}.${tail}`,
+        fixHint,
+      });
+    });
   });
-
-  const findings = [...hits].flatMap(([rule, lines]) => ruleFindings(file, rule, lines));
-  if (truncated) findings.push(notFullyScanned(file));
-  const deductions = kind.python ? kazmaDeductions(file, text) : [];
-  const secretLines = [...hits].filter(([rule]) => rule.secret).flatMap(([, lines]) => lines);
-  if (secretLines.length > 0) deductions.push(secretDeduction(file, Math.min(...secretLines)));
-  return { findings, deductions };
 }
 
-/** The line itself, or overlapping pieces of a long one. */
-function pieces(line: string): string[] {
-  if (line.length <= PIECE_LENGTH) return [line];
-  const parts: string[] = [];
-  for (let start = 0; start < line.length; start += PIECE_LENGTH - PIECE_OVERLAP) {
-    parts.push(line.slice(start, start + PIECE_LENGTH));
-  }
-  return parts;
+/** One entry per capability, every file's uses together, in the order of CAPABILITY_PERMISSIONS. */
+function reportedCapabilities(uses: readonly CapabilityUse[], skill: NormalizedSkill | null): ReportedCapability[] {
+  const declared = new Set(skill?.permissions ?? []);
+  return (Object.keys(CAPABILITY_PERMISSIONS) as CapabilityKind[]).flatMap((capability): ReportedCapability[] => {
+    const all = uses.filter((use) => use.capability === capability);
+    if (all.length === 0) return [];
+    const permission = CAPABILITY_PERMISSIONS[capability];
+    const listed = all.slice(0, MAX_ISSUES_LISTED).map(({ file, line, evidence }) => ({ file, line, evidence }));
+    return [
+      { capability, permission, declared: declared.has(permission), uses: listed, more: all.length - listed.length },
+    ];
+  });
 }
 
-function matches(rule: CodeRule, text: string): boolean {
-  const global = GLOBAL_PATTERNS.get(rule);
-  if (!rule.accept || !global) return rule.pattern.test(text);
-  const accept = rule.accept;
-  return [...text.matchAll(global)].some((match) => accept(match));
-}
-
-/**
- * Base64 decoded and then run as code: on one line (`exec(b64decode(...))`), or through a variable
- * assigned from a decode and passed to eval/exec/compile/Function on a later line.
- */
-class Base64Flow {
-  private readonly decodedVariables: RegExp[] = [];
-
-  runsDecoded(line: string, parts: readonly string[]): boolean {
-    const decodes = parts.some((part) => BASE64_DECODE.test(part));
-    const sink = parts.some((part) => CODE_SINK.test(part));
-    const runs = sink && (decodes || this.decodedVariables.some((name) => parts.some((part) => name.test(part))));
-    const assigned = decodes ? ASSIGNMENT.exec(line) : null;
-    if (assigned?.[1] && this.decodedVariables.length < MAX_TRACKED_VARIABLES) {
-      this.decodedVariables.push(new RegExp(`(?<![\\w$])${assigned[1].replace(/\$/g, '\\$')}(?![\\w$])`));
+function capabilityFindings(capabilities: readonly ReportedCapability[], input: CheckInput): Finding[] {
+  const format = input.skill?.format ?? 'kazma';
+  return capabilities.flatMap((capability): Finding[] => {
+    const first = capability.uses[0];
+    const at = { file: first?.file ?? null, line: first?.line ?? null };
+    const words = CAPABILITY_WORDS[capability.capability];
+    const proof = first ? ` (\`${first.evidence}\`)` : '';
+    if (!capability.declared) {
+      return [
+        newFinding({
+          check: 'C11',
+          code: 'undeclared-capability',
+          severity: 'medium',
+          ...at,
+          message: `The code ${words}${proof}, but the manifest does not declare the ${capability.permission} permission.`,
+          fixHint: declareHint(format, capability.permission),
+        }),
+      ];
     }
-    return runs;
+    if (!DANGEROUS.has(capability.capability)) return [];
+    return [
+      newFinding({
+        check: 'C11',
+        code: 'dangerous-capability',
+        severity: 'medium',
+        ...at,
+        message: `The code ${words}${proof}, as the manifest declares (${capability.permission}); a skill that runs programs is certified basic at most.`,
+        fixHint:
+          'Nothing to fix if the skill needs it; to reach standard, call a library or an MCP server instead of running programs.',
+      }),
+    ];
+  });
+}
+
+/** Where each format declares a permission (docs/formats.md). */
+function declareHint(format: SkillFormat, permission: string): string {
+  switch (format) {
+    case 'kazma':
+      return `Add ${permission} to \`permissions\` in skill_manifest.yaml, or remove the code that needs it.`;
+    case 'agent-skill':
+      return `Add ${permission} to \`metadata.permissions\` in SKILL.md's front matter (names separated by spaces), or remove the code that needs it.`;
+    case 'swarmkit':
+      return `Add the scope \`permission:${permission}\` to \`iam.required_scopes\`, or remove the code that needs it.`;
   }
 }
 
-function ruleFindings(file: BundleFile, rule: CodeRule, lines: readonly number[]): Finding[] {
-  // Use of an undeclared permission needs saying once per file; a dangerous call, wherever it is.
-  const listed = lines.slice(0, rule.unlessPermission ? 1 : MAX_LINES_LISTED);
-  const more = lines.length - listed.length;
-  return listed.map((line, index) =>
-    newFinding({
-      check: 'C11',
-      code: rule.code,
-      severity: rule.severity,
-      file: file.path,
-      line,
-      message:
-        index === listed.length - 1 && more > 0
-          ? `${rule.message} (${more} more line${more === 1 ? '' : 's'} of this file too.)`
-          : rule.message,
-      fixHint: rule.fixHint,
-    }),
-  );
+function unanalysable(file: BundleFile, reason: string): Finding {
+  return newFinding({
+    check: 'C11',
+    code: 'unanalysable-file',
+    severity: 'high',
+    file: file.path,
+    message: `The file is ${reason}, which the hub cannot analyse, so nothing about what it does can be proven.`,
+    fixHint:
+      'Ship source instead (Python, shell, JavaScript or TypeScript), or depend on a published package; images may stay (PNG, JPEG, GIF, WebP, ICO).',
+  });
 }
 
 /** What is not scanned cannot be vouched for. */
@@ -156,9 +239,44 @@ function notFullyScanned(file: BundleFile): Finding {
     code: 'not-fully-scanned',
     severity: 'high',
     file: file.path,
-    message: `The file is ${file.content.length} bytes; only its first ${MAX_SCANNED_BYTES} were scanned.`,
+    message: `The file is ${file.content.length} bytes; only files up to ${MAX_SCANNED_BYTES} bytes are analysed.`,
     fixHint: `Split the file into files under ${MAX_SCANNED_BYTES} bytes, or depend on it as a published package instead of shipping it.`,
   });
+}
+
+function secretFindings(file: BundleFile, text: string): Finding[] {
+  return SECRET_RULES.flatMap((rule) => {
+    const line = firstMatchingLine(rule, text);
+    if (line === null) return [];
+    return [
+      newFinding({
+        check: 'C11',
+        code: rule.code,
+        severity: rule.severity,
+        file: file.path,
+        line,
+        message: rule.message,
+        fixHint: rule.fixHint,
+      }),
+    ];
+  });
+}
+
+/** Lines longer than this are matched in overlapping pieces (a minified file is one long line). */
+const PIECE_LENGTH = 4096;
+const PIECE_OVERLAP = 256;
+
+function firstMatchingLine(rule: SecretRule, text: string): number | null {
+  const lines = text.split('\n');
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index] as string;
+    for (let start = 0; start < Math.max(line.length, 1); start += PIECE_LENGTH - PIECE_OVERLAP) {
+      const piece = line.slice(start, start + PIECE_LENGTH);
+      const match = rule.pattern.exec(piece);
+      if (match && (!rule.accept || rule.accept(match))) return index + 1;
+    }
+  }
+  return null;
 }
 
 function kazmaDeductions(file: BundleFile, text: string): ScoreDeduction[] {
@@ -178,7 +296,7 @@ function kazmaDeductions(file: BundleFile, text: string): ScoreDeduction[] {
   });
 }
 
-function secretDeduction(file: BundleFile, line: number): ScoreDeduction {
+function secretDeduction(file: BundleFile, line: number | null): ScoreDeduction {
   const points = KAZMA_PENALTIES.secretFile;
   return {
     points,

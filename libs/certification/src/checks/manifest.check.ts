@@ -1,10 +1,14 @@
 /**
  * C1 manifest: the parser's problems become findings (errors fail, warnings are advisory), plus
  * Kazma's description and license requirements and the manifest's part of Kazma's score.
+ * A licence is a Kazma rule (its parser refuses a manifest without one, as Kazma's loader does):
+ * SwarmKit has no licence field and Agent Skills make it optional, so for them a missing licence is
+ * shown, and `license_present` says so, but it fails nothing.
  */
 import { hasErrors, type Problem } from '@skillhub/errors';
 import { manifestSha256 } from '@skillhub/signing';
 import type { Bundle } from '@skillhub/bundle';
+import type { NormalizedSkill, SkillFormat } from '@skillhub/skill-formats';
 import type { Check } from '../check';
 import { newFinding, type Finding } from '../finding';
 import { KAZMA_PENALTIES, type ScoreDeduction } from '../kazma-score';
@@ -47,7 +51,7 @@ export const manifestCheck: Check = {
     const descriptionComplete = [...skill.description.trim()].length >= MIN_DESCRIPTION_LENGTH;
     if (!descriptionComplete) findings.push(shortDescription(skill.manifestPath));
     const licensePresent = (skill.license ?? '').trim() !== '' || (!input.manifestOnly && hasLicenseFile(input.bundle));
-    if (!licensePresent) findings.push(missingLicense(skill.manifestPath));
+    if (!licensePresent) findings.push(missingLicense(skill));
     return {
       findings,
       deductions,
@@ -121,15 +125,28 @@ function shortDescription(manifestPath: string): Finding {
   });
 }
 
-function missingLicense(manifestPath: string): Finding {
+/** How each format may name its licence, for the message. */
+const LICENSE_PLACES: Readonly<Record<SkillFormat, { rule: string; where: string }>> = {
+  kazma: { rule: 'Kazma requires one', where: 'a `license` (an SPDX id such as MIT) in the manifest' },
+  swarmkit: {
+    rule: 'SwarmKit skills have no licence field, so this fails nothing',
+    where: 'a LICENSE file at the root of the bundle',
+  },
+  'agent-skill': {
+    rule: 'the Agent Skills format makes it optional, so this fails nothing',
+    where: 'a `license` in the front matter of SKILL.md, or a LICENSE file at the root of the bundle',
+  },
+};
+
+function missingLicense(skill: NormalizedSkill): Finding {
+  const place = LICENSE_PLACES[skill.format];
   return newFinding({
     check: 'C1',
     code: 'license-missing',
-    severity: 'high',
-    file: manifestPath,
-    message:
-      "The skill names no license: the manifest has none and the bundle's root holds no LICENSE or COPYING file.",
-    fixHint: 'Add a `license` (an SPDX id such as MIT) to the manifest, or a LICENSE file at the root of the bundle.',
+    severity: skill.format === 'kazma' ? 'high' : 'low',
+    file: skill.manifestPath,
+    message: `The skill names no license: the manifest has none and the bundle's root holds no LICENSE or COPYING file (${place.rule}).`,
+    fixHint: `Say under which terms the skill may be used: add ${place.where}.`,
   });
 }
 

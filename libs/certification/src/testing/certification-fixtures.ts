@@ -8,7 +8,7 @@ import type { CertificationInput, PopularName, ProbeResult } from '../certificat
 import type { LiveServerProbe } from '../live-server';
 import { certify } from '../certify';
 import type { Finding } from '../finding';
-import type { CertificationReport } from '../report';
+import type { CertificationVerdict } from '../report';
 
 export const NOW = new Date('2025-06-01T12:00:00.000Z');
 export const NAMESPACE = 'acme';
@@ -65,11 +65,10 @@ export function certificationInput(files: Files, options: InputOptions = {}): Ce
     popularNames: options.popularNames ?? [],
     policyVersion: 1,
     now: NOW,
-    certificateLifetimeDays: 365,
   };
 }
 
-export const certifyFiles = (files: Files, options: InputOptions = {}): CertificationReport =>
+export const certifyFiles = (files: Files, options: InputOptions = {}): CertificationVerdict =>
   certify(certificationInput(files, options));
 
 /** A bundle made by hand, for what the bundle reader would refuse (the certifier re-checks it). */
@@ -91,7 +90,7 @@ export function lineIn(text: string | Buffer, needle: string): number {
   return index + 1;
 }
 
-export const findingsOf = (report: CertificationReport, rule: string): Finding[] =>
+export const findingsOf = (report: CertificationVerdict, rule: string): Finding[] =>
   report.findings.filter((finding) => finding.rule === rule);
 
 /** Where and how bad a finding is, for `toEqual` against an expectation. */
@@ -115,7 +114,7 @@ export function probe(overrides: Partial<ProbeResult> & Pick<ProbeResult, 'regis
     outcome: 'found',
     deprecated: null,
     integrity: `sha512-${Buffer.from(`${overrides.name}@${version}`).toString('base64')}`,
-    ownership: { backReference: 'mcpName', matches: true },
+    provenance: { repository: null, attestation: null },
     attempts: 1,
     detail: `${overrides.registry} package ${overrides.name}@${version} is published — https://registry.example/${overrides.name}`,
     fixHint: '',

@@ -1,0 +1,40 @@
+/**
+ * The servers a certificate lets the runtime start: each verified launch spec (C15) with the
+ * package release C8 pinned by integrity and the live tool pins C13 recorded. A server whose
+ * launch could not be pinned is left out, so the runtime never starts it.
+ */
+import type { CertifiedServer } from '@skillhub/signing';
+import type { Evidence } from './check';
+
+export function certifiedServers(
+  evidence: Pick<Evidence, 'launches' | 'pinnedPackages' | 'liveTools'>,
+): CertifiedServer[] {
+  return evidence.launches.flatMap(({ server, spec, pinned }): CertifiedServer[] => {
+    if (spec === null || !pinned) return [];
+    const common = {
+      name: server.name,
+      transport: server.transport,
+      env: server.env,
+      cwd: server.cwd,
+      tools: Object.hasOwn(evidence.liveTools, server.name) ? (evidence.liveTools[server.name] ?? null) : null,
+    };
+    switch (spec.kind) {
+      case 'remote':
+        return [{ ...common, launch: 'remote', argv: [], url: spec.url, package: null, file: null }];
+      case 'bundle-file':
+        return [
+          { ...common, launch: 'bundle-file', argv: server.command ?? [], url: null, package: null, file: spec.file },
+        ];
+      case 'npm':
+      case 'pypi': {
+        const wanted = spec.package;
+        const release = evidence.pinnedPackages.find(
+          (p) => p.registry === wanted.registry && p.name === wanted.name && p.version === wanted.version,
+        );
+        // Without the registry's integrity the bytes that would run are not pinned.
+        if (!release) return [];
+        return [{ ...common, launch: spec.kind, argv: server.command ?? [], url: null, package: release, file: null }];
+      }
+    }
+  });
+}

@@ -1,0 +1,444 @@
+/**
+ * C15: what an MCP server's declaration would start, read as a launch spec the hub can verify, or
+ * refused with the reason. Only these forms are accepted (docs/security.md, C15):
+ * - `npx [-y|--yes] <package>@<exact version> [args…]`,
+ * - `uvx <package>==<exact version> [args…]`,
+ * - `node|python|python3|bash <file of the bundle> [args…]` (the file is analysed like the rest),
+ * - an `sse` or `streamable-http` server at an `https` URL on a public host.
+ * Everything else is refused, naming what was found: shells, inline code, URL/git/file/tarball
+ * specs, registry flags or registry settings in the server's environment, a variable in the
+ * command's position. A package given by a range, a tag or no version is unpinned: allowed, but
+ * it can never be verified, so it is never standard.
+ */
+import { isIP } from 'node:net';
+import { valid as exactSemver } from 'semver';
+import type { McpServerRef } from '@skillhub/skill-formats';
+import { normalizePypiName } from '@skillhub/skill-formats';
+
+export type LaunchSpec =
+  | {
+      kind: 'npm' | 'pypi';
+      /** The runner and its accepted option, as declared: `npx -y`, `uvx`. */
+      argv: string[];
+      package: { registry: 'npm' | 'pypi'; name: string; version: string };
+      /** Arguments after the package: the server's own. */
+      args: string[];
+    }
+  | { kind: 'bundle-file'; argv: string[]; interpreter: Interpreter; file: string; args: string[] }
+  | { kind: 'remote'; url: string };
+
+/** A server of the skill with the spec the hub accepted for it (null: refused). */
+export interface ServerLaunch {
+  server: McpServerRef;
+  spec: LaunchSpec | null;
+  /** The spec names exactly one release (or a bundle file, or a URL): nothing about it can change later. */
+  pinned: boolean;
+}
+
+export type Interpreter = 'node' | 'python' | 'python3' | 'bash';
+
+export type LaunchProblemCode =
+  | 'shell-launcher'
+  | 'inline-code'
+  | 'remote-spec'
+  | 'registry-override'
+  | 'dangerous-env'
+  | 'variable-command'
+  | 'unsupported-launcher'
+  | 'unsafe-url'
+  | 'missing-file'
+  | 'unpinned';
+
+export interface LaunchProblem {
+  code: LaunchProblemCode;
+  /** What was found, for the finding's message: "runs a shell (`sh -c …`)". */
+  message: string;
+  fixHint: string;
+}
+
+export interface LaunchVerdict {
+  /** The spec when the declaration is one the hub accepts (possibly unpinned); null when it is refused. */
+  spec: LaunchSpec | null;
+  pinned: boolean;
+  /** Why it is refused, or (`unpinned`) why it cannot be verified. */
+  problems: LaunchProblem[];
+}
+
+export interface LaunchVerdictOf extends LaunchVerdict {
+  server: McpServerRef;
+}
+
+/** Every server of the skill with its verdict, in declaration order. */
+export function readLaunchSpecs(servers: readonly McpServerRef[], bundleFiles: ReadonlySet<string>): LaunchVerdictOf[] {
+  return servers.map((server) => ({ server, ...readLaunchSpec(server, bundleFiles) }));
+}
+
+const PIN_HINT =
+  'Run a package from npm or PyPI pinned to an exact version: `npx -y <package>@1.2.3` or `uvx <package>==1.2.3`.';
+const SHELLS = new Set([
+  'sh',
+  'bash',
+  'dash',
+  'zsh',
+  'ksh',
+  'fish',
+  'csh',
+  'tcsh',
+  'ash',
+  'busybox',
+  'cmd',
+  'powershell',
+  'pwsh',
+]);
+const INTERPRETERS: ReadonlySet<string> = new Set<Interpreter>(['node', 'python', 'python3', 'bash']);
+/** Options that run code given on the command line rather than a file. */
+const INLINE_CODE_OPTIONS = new Set(['-c', '-e', '-p', '--eval', '--print', '--command', '-r', '-i', '--interactive']);
+const NPM_RUNNERS = new Set(['npx', 'pnpx', 'bunx', 'npm', 'pnpm', 'yarn', 'bun']);
+const PYPI_RUNNERS = new Set(['uvx', 'uv', 'pipx', 'pip', 'pip3']);
+const REGISTRY_FLAGS = new Set([
+  '--registry',
+  '--index-url',
+  '--extra-index-url',
+  '--index',
+  '--default-index',
+  '--find-links',
+  '-f',
+  '-i',
+  '--from',
+  '--userconfig',
+  '--globalconfig',
+]);
+const NPM_NAME = /^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/;
+const NPM_NAME_MAX = 214;
+const PYPI_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$/;
+/** Specs that fetch from somewhere other than the registry: URLs, git, files, tarballs, GitHub shorthands, aliases. */
+const REMOTE_SPEC = /^(?:[a-z][a-z0-9+.-]*:|\.{0,2}\/|~|[^@/\s]+\/[^@\s]+$)|\.(?:tgz|tar|tar\.gz|whl|zip)$/i;
+/** Environment variables that redirect a package manager to another index or registry. */
+const REGISTRY_ENV = /^(?:npm_config_|NPM_CONFIG_|PIP_|UV_|YARN_|PNPM_|BUN_|PIPX_|POETRY_|CONDA_)/;
+const DANGEROUS_ENV = new Set([
+  'LD_PRELOAD',
+  'LD_LIBRARY_PATH',
+  'LD_AUDIT',
+  'NODE_OPTIONS',
+  'NODE_PATH',
+  'NODE_EXTRA_CA_CERTS',
+  'NODE_TLS_REJECT_UNAUTHORIZED',
+  'PYTHONPATH',
+  'PYTHONSTARTUP',
+  'PYTHONHOME',
+  'PYTHONINSPECT',
+  'PYTHONUSERBASE',
+  'BASH_ENV',
+  'ENV',
+  'PATH',
+  'PERL5OPT',
+  'PERL5LIB',
+  'RUBYOPT',
+  'GIT_SSH_COMMAND',
+  'SSL_CERT_FILE',
+  'REQUESTS_CA_BUNDLE',
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'ALL_PROXY',
+  'http_proxy',
+  'https_proxy',
+  'all_proxy',
+]);
+const VARIABLE = /^(?:\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|%[A-Za-z_][A-Za-z0-9_]*%)/;
+/** Names that reach a cloud's instance metadata service, and local-only names. */
+const LOCAL_HOSTNAMES =
+  /^(?:localhost|.*\.localhost|metadata|metadata\.google\.internal|instance-data|instance-data\.ec2\.internal|.*\.internal|.*\.local|.*\.lan|.*\.home\.arpa)$/i;
+
+const problem = (code: LaunchProblemCode, message: string, fixHint = PIN_HINT): LaunchProblem => ({
+  code,
+  message,
+  fixHint,
+});
+
+/** `bundleFiles`: every path of the bundle, so an interpreter's file can be found. */
+export function readLaunchSpec(server: McpServerRef, bundleFiles: ReadonlySet<string>): LaunchVerdict {
+  const envProblems = environmentProblems(server.env);
+  const verdict = server.transport === 'stdio' ? stdioSpec(server.command ?? [], bundleFiles) : remoteSpec(server.url);
+  const problems = [...envProblems, ...verdict.problems];
+  const refused = problems.some((p) => p.code !== 'unpinned');
+  return { spec: refused ? null : verdict.spec, pinned: problems.length === 0, problems };
+}
+
+function environmentProblems(env: Readonly<Record<string, string>>): LaunchProblem[] {
+  return Object.keys(env).flatMap((name) => {
+    if (REGISTRY_ENV.test(name)) {
+      return [
+        problem(
+          'registry-override',
+          `sets ${name} in the server's environment, which points its package manager at another registry or index`,
+          `Remove ${name}: the hub probes and pins packages on the public registry, and the server must be fetched from there.`,
+        ),
+      ];
+    }
+    if (DANGEROUS_ENV.has(name) || name.startsWith('DYLD_')) {
+      return [
+        problem(
+          'dangerous-env',
+          `sets ${name} in the server's environment, which changes what code the program loads or where its traffic goes`,
+          `Remove ${name} from the server's env; pass configuration the server reads itself instead.`,
+        ),
+      ];
+    }
+    return [];
+  });
+}
+
+function stdioSpec(
+  argv: readonly string[],
+  bundleFiles: ReadonlySet<string>,
+): { spec: LaunchSpec | null; problems: LaunchProblem[] } {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '') {
+    return refused(problem('unsupported-launcher', 'declares a stdio server with no command'));
+  }
+  if (VARIABLE.test(command)) {
+    return refused(
+      problem(
+        'variable-command',
+        `takes its command from a variable (\`${short(command)}\`), so what runs is decided at start`,
+      ),
+    );
+  }
+  const program = basename(command);
+  if (command.includes('/') && !INTERPRETERS.has(program) && !NPM_RUNNERS.has(program) && !PYPI_RUNNERS.has(program)) {
+    return refused(
+      problem('unsupported-launcher', `runs a program by path (\`${short(command)}\`), which the hub cannot verify`),
+    );
+  }
+  if (program === 'npx') return npxSpec(command, rest);
+  if (program === 'uvx') return uvxSpec(command, rest);
+  if (INTERPRETERS.has(program)) return interpreterSpec(program as Interpreter, command, rest, bundleFiles);
+  if (SHELLS.has(program)) {
+    return refused(
+      problem('shell-launcher', `runs a shell (\`${short(argv.join(' '))}\`), whose command line can do anything`),
+    );
+  }
+  if (NPM_RUNNERS.has(program) || PYPI_RUNNERS.has(program)) {
+    return refused(
+      problem(
+        'unsupported-launcher',
+        `runs \`${program}\`; the hub verifies only \`npx -y <package>@<version>\` and \`uvx <package>==<version>\``,
+      ),
+    );
+  }
+  return refused(
+    problem('unsupported-launcher', `runs \`${short(program)}\`, which is not a launcher the hub can verify`),
+  );
+}
+
+function npxSpec(command: string, args: readonly string[]): { spec: LaunchSpec | null; problems: LaunchProblem[] } {
+  const runner = [command];
+  let index = 0;
+  for (; index < args.length; index++) {
+    const arg = args[index] as string;
+    if (arg === '-y' || arg === '--yes') {
+      runner.push(arg);
+      continue;
+    }
+    if (!arg.startsWith('-')) break;
+    const flag = arg.split('=')[0] as string;
+    if (REGISTRY_FLAGS.has(flag)) {
+      return refused(
+        problem(
+          'registry-override',
+          `passes ${flag} to npx, so the package would come from another registry than the one the hub probed`,
+        ),
+      );
+    }
+    if (flag === '-c' || flag === '--call')
+      return refused(problem('inline-code', `runs an inline command with npx ${flag}`));
+    return refused(
+      problem(
+        'unsupported-launcher',
+        `passes ${short(flag)} to npx; only -y (or --yes) is accepted before the package`,
+      ),
+    );
+  }
+  const spec = args[index];
+  if (spec === undefined) return refused(problem('unsupported-launcher', 'runs npx without a package'));
+  const remote = remoteSpecProblem(spec);
+  if (remote) return refused(remote);
+  const at = spec.lastIndexOf('@');
+  const [name, version] = at > 0 ? [spec.slice(0, at), spec.slice(at + 1)] : [spec, null];
+  if (name.length > NPM_NAME_MAX || !NPM_NAME.test(name)) {
+    return refused(problem('unsupported-launcher', `names \`${short(spec)}\`, which is not an npm package name`));
+  }
+  const launch: LaunchSpec = {
+    kind: 'npm',
+    argv: runner,
+    package: { registry: 'npm', name, version: version ?? '' },
+    args: args.slice(index + 1),
+  };
+  if (version === null || exactSemver(version) !== version)
+    return unpinned(launch, `npm package ${name}${version === null ? '' : `@${version}`}`);
+  return { spec: launch, problems: [] };
+}
+
+function uvxSpec(command: string, args: readonly string[]): { spec: LaunchSpec | null; problems: LaunchProblem[] } {
+  const [spec, ...serverArgs] = args;
+  if (spec === undefined) return refused(problem('unsupported-launcher', 'runs uvx without a package'));
+  if (spec.startsWith('-')) {
+    const flag = spec.split('=')[0] as string;
+    return refused(
+      REGISTRY_FLAGS.has(flag)
+        ? problem(
+            'registry-override',
+            `passes ${flag} to uvx, so the package would come from somewhere the hub did not probe`,
+          )
+        : problem(
+            'unsupported-launcher',
+            `passes ${short(flag)} to uvx; the hub verifies only \`uvx <package>==<version>\``,
+          ),
+    );
+  }
+  const remote = remoteSpecProblem(spec);
+  if (remote) return refused(remote);
+  const match = /^([^=<>!~\s[]+)(?:\[[\w,\s-]*\])?(?:(==|===|@)([0-9][0-9A-Za-z.+!-]*))?(.*)$/.exec(spec);
+  if (!match || !PYPI_NAME.test(match[1] as string)) {
+    return refused(problem('unsupported-launcher', `names \`${short(spec)}\`, which is not a PyPI package name`));
+  }
+  const name = normalizePypiName(match[1] as string);
+  const launch: LaunchSpec = {
+    kind: 'pypi',
+    argv: [command],
+    package: { registry: 'pypi', name, version: match[3] ?? '' },
+    args: serverArgs,
+  };
+  if (match[3] === undefined || (match[4] ?? '') !== '') return unpinned(launch, `PyPI package ${short(spec)}`);
+  return { spec: launch, problems: [] };
+}
+
+function interpreterSpec(
+  interpreter: Interpreter,
+  command: string,
+  args: readonly string[],
+  bundleFiles: ReadonlySet<string>,
+): { spec: LaunchSpec | null; problems: LaunchProblem[] } {
+  const [first, ...serverArgs] = args;
+  if (first === undefined) {
+    return refused(problem('inline-code', `runs ${interpreter} with no file, which reads its code from its input`));
+  }
+  if (first.startsWith('-')) {
+    const flag = first.split('=')[0] as string;
+    if (INLINE_CODE_OPTIONS.has(flag) || (interpreter === 'bash' && /^-[a-z]*c/.test(flag))) {
+      return refused(
+        problem(
+          'inline-code',
+          `runs inline code (\`${short([command, ...args].join(' '))}\`)`,
+          'Ship the server as a file of the bundle and run that file, or run a pinned package.',
+        ),
+      );
+    }
+    return refused(
+      problem(
+        'unsupported-launcher',
+        `passes ${short(flag)} to ${interpreter}; the hub verifies only \`${interpreter} <file of the bundle>\``,
+      ),
+    );
+  }
+  const file = first.replace(/^\.\//, '');
+  if (file.startsWith('/') || file.split('/').includes('..') || !bundleFiles.has(file)) {
+    return refused(
+      problem(
+        'missing-file',
+        `runs ${interpreter} on \`${short(first)}\`, which is not a file of the bundle`,
+        'Ship the file in the bundle and name it by its path inside the bundle, or run a pinned package.',
+      ),
+    );
+  }
+  return { spec: { kind: 'bundle-file', argv: [command], interpreter, file, args: serverArgs }, problems: [] };
+}
+
+function remoteSpec(url: string | null): { spec: LaunchSpec | null; problems: LaunchProblem[] } {
+  if (url === null)
+    return refused(problem('unsafe-url', 'declares a remote server without a URL', 'Give the server an https:// URL.'));
+  const unsafe = unsafeUrl(url);
+  if (unsafe)
+    return refused(problem('unsafe-url', unsafe, 'Serve the remote server over https:// at a public host name.'));
+  return { spec: { kind: 'remote', url }, problems: [] };
+}
+
+/** Why a remote server's URL is refused, or null. */
+export function unsafeUrl(text: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return `has a URL that does not parse (\`${short(text)}\`)`;
+  }
+  if (url.protocol !== 'https:')
+    return `is served over ${url.protocol.replace(':', '')}, not https (\`${short(text)}\`)`;
+  if (url.username !== '' || url.password !== '') return 'puts credentials in its URL';
+  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  if (LOCAL_HOSTNAMES.test(host)) return `points at ${host}, a local or cloud-metadata host`;
+  if (isIP(host) !== 0 && !isPublicAddress(host))
+    return `points at ${host}, a loopback, private, link-local or metadata address`;
+  return null;
+}
+
+/** An IP literal that is routed on the public internet. */
+function isPublicAddress(address: string): boolean {
+  if (isIP(address) === 4) {
+    const [a, b] = address.split('.').map(Number) as [number, number];
+    const privateV4 =
+      a === 0 ||
+      a === 10 ||
+      a === 127 ||
+      (a === 100 && b >= 64 && b <= 127) ||
+      (a === 169 && b === 254) ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168) ||
+      (a === 192 && b === 0) ||
+      (a === 198 && (b === 18 || b === 19)) ||
+      a >= 224;
+    return !privateV4;
+  }
+  const lower = address.toLowerCase();
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
+  if (mapped) return isPublicAddress(mapped[1] as string);
+  return !(
+    lower === '::' ||
+    lower === '::1' ||
+    /^f[cd]/.test(lower) ||
+    /^fe[89ab]/.test(lower) ||
+    lower.startsWith('ff') ||
+    lower.startsWith('::ffff:') ||
+    lower.startsWith('64:ff9b:') ||
+    lower.startsWith('fd00:ec2')
+  );
+}
+
+function remoteSpecProblem(spec: string): LaunchProblem | null {
+  if (!REMOTE_SPEC.test(spec)) return null;
+  return problem(
+    'remote-spec',
+    `fetches \`${short(spec)}\` from a URL, git, a file or a tarball instead of the registry, so nothing the hub probed would run`,
+  );
+}
+
+const refused = (p: LaunchProblem): { spec: null; problems: LaunchProblem[] } => ({ spec: null, problems: [p] });
+
+function unpinned(spec: LaunchSpec, what: string): { spec: LaunchSpec; problems: LaunchProblem[] } {
+  return {
+    spec,
+    problems: [
+      problem(
+        'unpinned',
+        `runs ${what} without an exact version, so what starts can change after certification`,
+        'Pin an exact version (`<package>@1.2.3` for npm, `<package>==1.2.3` for PyPI).',
+      ),
+    ],
+  };
+}
+
+const basename = (path: string): string => path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
+
+function short(text: string): string {
+  const oneLine = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+  return oneLine.length > 80 ? `${oneLine.slice(0, 79)}…` : oneLine;
+}

@@ -1,0 +1,7 @@
+/**
+ * Bumped when the certification rules change, so every version is judged again under the new
+ * policy (PolicyUpgrade in libs/certifier). 1: C1-C13. 2: C14, the publisher signature.
+ * 3: the parsed certifier (C11 from syntax trees, C12 on every text, C13 live tools in the
+ * sandbox, C15 launch specs, C9 as evidence only) and the level rule of docs/security.md.
+ */
+export const CERTIFICATION_POLICY_VERSION = 3;

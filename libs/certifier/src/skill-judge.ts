@@ -1,0 +1,117 @@
+/**
+ * Judges one bundle: reads it within limits, parses it (nothing stored is trusted), probes the
+ * packages its MCP servers run (C8), starts each verified server in the sandbox to record its live
+ * tools (C13), and runs every check (pure, in libs/certification). No database: the certifier
+ * service loads what it needs and records the verdict; tests and benchmarks call this directly.
+ */
+import { readBundle, type Bundle, type BundleLimits } from '@skillhub/bundle';
+import {
+  certify,
+  readLaunchSpecs,
+  type CertificationVerdict,
+  type LiveServerProbe,
+  type PopularName,
+  type ProbeResult,
+  type RegisteredKey,
+} from '@skillhub/certification';
+import type { CodeAnalyzer } from '@skillhub/code-analysis';
+import { DomainError } from '@skillhub/errors';
+import type { PackageProber } from '@skillhub/package-probe';
+import { parseSkill, type NormalizedSkill, type PackageRef, type ParseResult } from '@skillhub/skill-formats';
+import { LiveToolsRecorder } from './live-tools.recorder';
+
+export interface JudgeRequest {
+  /** The stored bundle's bytes, or an already read bundle (a quarantined manifest). */
+  bundle: Buffer | Bundle;
+  /** Given when the bundle is a manifest alone (`kazma hub submit`): parsed as is, never certified. */
+  parsed?: ParseResult;
+  namespace: { slug: string; ownerMatches: boolean };
+  /** The publish request's version (formats without one). */
+  version: string;
+  kazmaSecrets: string[];
+  publisherKeys: RegisteredKey[];
+  publishedAt: Date;
+  popularNames: PopularName[];
+  policyVersion: number;
+  manifestOnly?: true;
+}
+
+export interface SkillJudgeOptions {
+  analyzer: CodeAnalyzer;
+  prober: Pick<PackageProber, 'probe'>;
+  /** Null: live tools are never recorded (servers stay unverified, the skill at basic at most). */
+  liveTools: LiveToolsRecorder | null;
+  limits: BundleLimits;
+  /** Timed probe (metrics); defaults to the prober's own. */
+  probe?: (ref: PackageRef) => Promise<ProbeResult>;
+}
+
+export class SkillJudge {
+  constructor(private readonly options: SkillJudgeOptions) {}
+
+  async judge(request: JudgeRequest): Promise<CertificationVerdict> {
+    const { bundle, parsed } = this.read(request);
+    const probes = await this.probePackages(parsed.skill);
+    const liveServers = await this.recordLiveTools(parsed.skill, bundle, probes);
+    return certify({
+      bundle,
+      skill: parsed.skill,
+      parseProblems: parsed.problems,
+      namespace: request.namespace,
+      kazmaSecrets: request.kazmaSecrets,
+      publisherKeys: request.publisherKeys,
+      publishedAt: request.publishedAt,
+      probes,
+      liveServers,
+      analyzer: this.options.analyzer,
+      popularNames: request.popularNames,
+      policyVersion: request.policyVersion,
+      now: new Date(),
+      ...(request.manifestOnly ? { manifestOnly: true as const } : {}),
+    });
+  }
+
+  private read(request: JudgeRequest): { bundle: Bundle; parsed: ParseResult } {
+    if (!Buffer.isBuffer(request.bundle)) {
+      const bundle = request.bundle;
+      return { bundle, parsed: request.parsed ?? this.parse(bundle, request) };
+    }
+    try {
+      const bundle = readBundle(request.bundle, this.options.limits);
+      return { bundle, parsed: this.parse(bundle, request) };
+    } catch (err) {
+      // The stored bytes no longer read (or the limits were lowered since publish): fail closed, with the reason.
+      const message = err instanceof DomainError ? err.message : 'the stored bundle could not be read';
+      const size = request.bundle.length;
+      return {
+        bundle: { sha256: '', size, uncompressedSize: 0, rootFolder: null, files: [] },
+        parsed: { skill: null, problems: [{ path: '', message, severity: 'error' }] },
+      };
+    }
+  }
+
+  private parse(bundle: Bundle, request: JudgeRequest): ParseResult {
+    return parseSkill(bundle.files, {
+      namespace: request.namespace.slug,
+      version: request.version,
+      folderName: bundle.rootFolder,
+    });
+  }
+
+  private probePackages(skill: NormalizedSkill | null): Promise<ProbeResult[]> {
+    const probe = this.options.probe ?? ((ref: PackageRef) => this.options.prober.probe(ref));
+    return Promise.all((skill?.mcpServers.flatMap((server) => server.packages) ?? []).map(probe));
+  }
+
+  /** Only servers whose launch C15 accepts and whose package C8 pinned by integrity are started. */
+  private async recordLiveTools(
+    skill: NormalizedSkill | null,
+    bundle: Bundle,
+    probes: readonly ProbeResult[],
+  ): Promise<LiveServerProbe[]> {
+    const recorder = this.options.liveTools;
+    if (!skill || !recorder) return [];
+    const launches = readLaunchSpecs(skill.mcpServers, new Set(bundle.files.map((file) => file.path)));
+    return recorder.record(launches, bundle, probes);
+  }
+}
