@@ -205,6 +205,12 @@ function stdioSpec(
     );
   }
   const program = basename(command);
+  if (INTERPRETERS.has(program)) return interpreterSpec(program as Interpreter, command, rest, bundleFiles);
+  if (SHELLS.has(program)) {
+    return refused(
+      problem('shell-launcher', `runs a shell (\`${short(argv.join(' '))}\`), whose command line can do anything`),
+    );
+  }
   if (command.includes('/') && !INTERPRETERS.has(program) && !NPM_RUNNERS.has(program) && !PYPI_RUNNERS.has(program)) {
     return refused(
       problem('unsupported-launcher', `runs a program by path (\`${short(command)}\`), which the hub cannot verify`),
@@ -212,12 +218,6 @@ function stdioSpec(
   }
   if (program === 'npx') return npxSpec(command, rest);
   if (program === 'uvx') return uvxSpec(command, rest);
-  if (INTERPRETERS.has(program)) return interpreterSpec(program as Interpreter, command, rest, bundleFiles);
-  if (SHELLS.has(program)) {
-    return refused(
-      problem('shell-launcher', `runs a shell (\`${short(argv.join(' '))}\`), whose command line can do anything`),
-    );
-  }
   if (NPM_RUNNERS.has(program) || PYPI_RUNNERS.has(program)) {
     return refused(
       problem(

@@ -8,3 +8,5 @@ export * from './policy-upgrade.service';
 export * from './revocations.service';
 export * from './signing-key.service';
 export * from './transparency-log.service';
+export * from './live-tools.recorder';
+export * from './skill-judge';

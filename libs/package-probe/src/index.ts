@@ -1,4 +1,3 @@
 export { PackageProber, PACKAGE_PROBER_DEFAULTS, type PackageProberOptions } from './package-prober';
 export type { ProbeOutcome, ProbeResult } from './probe-result';
-export type { Ownership, OwnershipExpectation } from './ownership-check';
 export { PackageProbeConfigError } from './package-probe.errors';

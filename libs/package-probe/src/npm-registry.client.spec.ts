@@ -42,7 +42,6 @@ describe('NpmRegistryClient', () => {
   describe('documents', () => {
     it('reads a version document', () => {
       const doc = npmVersion('@acme/x', '1.0.0', {
-        mcpName: 'acme/x',
         deprecated: 'use 2.x',
         repository: { type: 'git', url: 'git+https://github.com/acme/x.git' },
       });
@@ -52,9 +51,36 @@ describe('NpmRegistryClient', () => {
         withdrawn: null,
         deprecated: 'use 2.x',
         integrity: npmIntegrity('@acme/x', '1.0.0'),
-        mcpName: { kind: 'mcpName', value: 'acme/x' },
         repositoryUrls: ['git+https://github.com/acme/x.git'],
+        attestation: null,
       });
+    });
+
+    /** A version document as npm serves one published with provenance. */
+    const attested = (attestations: unknown): unknown => {
+      const doc = npmVersion('@acme/x', '1.0.0');
+      return { ...doc, dist: { ...doc.dist, attestations } };
+    };
+
+    it('reads the predicate type of the provenance attestation npm lists in dist.attestations', () => {
+      const doc = attested({
+        url: 'https://registry.npmjs.org/-/npm/v1/attestations/@acme%2fx@1.0.0',
+        provenance: { predicateType: 'https://slsa.dev/provenance/v1' },
+      });
+
+      expect(client.readRelease(doc)?.attestation).toBe('https://slsa.dev/provenance/v1');
+    });
+
+    it.each([
+      ['no provenance entry', { url: 'https://registry.npmjs.org/-/npm/v1/attestations/@acme%2fx@1.0.0' }],
+      ['a provenance of true', { provenance: true }],
+      ['a predicate type that is not a string', { provenance: { predicateType: 1 } }],
+      ['a predicate type that is not an https URI', { provenance: { predicateType: 'javascript:alert(1)' } }],
+      ['a predicate type with spaces', { provenance: { predicateType: 'https://slsa.dev/ provenance' } }],
+      ['a predicate type too long to show', { provenance: { predicateType: `https://x.dev/${'a'.repeat(300)}` } }],
+      ['attestations that are not an object', 'https://slsa.dev/provenance/v1'],
+    ])('lists no attestation for %s', (_case, attestations) => {
+      expect(client.readRelease(attested(attestations))).toMatchObject({ version: '1.0.0', attestation: null });
     });
 
     it.each([

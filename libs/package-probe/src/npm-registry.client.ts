@@ -14,6 +14,8 @@ const NPM_SECURITY_PLACEHOLDER = '0.0.1-security';
 const TIME_META_KEYS = new Set(['created', 'modified', 'unpublished']);
 const SRI = /^sha(?:1|256|384|512)-[A-Za-z0-9+/]+={0,2}(?: sha(?:1|256|384|512)-[A-Za-z0-9+/]+={0,2})*$/;
 const SHA1_HEX = /^[0-9a-f]{40}$/i;
+/** A predicate type is a URI; the registry's text reaches a finding, so only a short printable one is taken. */
+const PREDICATE_TYPE = /^https:\/\/[\x21-\x7e]{1,200}$/;
 /** `github:user/repo`, `gitlab:…`, `bitbucket:…`, and the bare `user/repo` npm reads as GitHub. */
 const REPOSITORY_SHORTHAND = /^(?:(github|gitlab|bitbucket):)?([\w.-]+\/[\w.-]+)$/;
 const SHORTHAND_HOSTS: Readonly<Record<string, string>> = {
@@ -73,7 +75,7 @@ export class NpmRegistryClient implements RegistryClient {
     if (!isRecord(document)) return null;
     const version = stringField(document, 'version');
     if (version === null) return null;
-    const mcpName = stringField(document, 'mcpName');
+    const dist = recordField(document, 'dist');
     return {
       version,
       withdrawn:
@@ -84,9 +86,9 @@ export class NpmRegistryClient implements RegistryClient {
             }
           : null,
       deprecated: deprecation(field(document, 'deprecated')),
-      integrity: integrity(recordField(document, 'dist')),
-      mcpName: mcpName ? { kind: 'mcpName', value: mcpName } : null,
+      integrity: integrity(dist),
       repositoryUrls: repositoryUrls(field(document, 'repository')),
+      attestation: provenanceAttestation(dist),
     };
   }
 
@@ -118,6 +120,15 @@ function integrity(dist: JsonRecord | null): string | null {
   if (sri !== null && sri.length <= 1024 && SRI.test(sri)) return sri;
   const shasum = stringField(dist, 'shasum');
   return shasum !== null && SHA1_HEX.test(shasum) ? `sha1-${Buffer.from(shasum, 'hex').toString('base64')}` : null;
+}
+
+/**
+ * npm lists a release's attestations as `dist.attestations = { url, provenance: { predicateType } }`
+ * (the bundles themselves are at `url`); a release published without provenance lists none.
+ */
+function provenanceAttestation(dist: JsonRecord | null): string | null {
+  const type = stringField(recordField(recordField(dist, 'attestations'), 'provenance'), 'predicateType');
+  return type !== null && PREDICATE_TYPE.test(type) ? type : null;
 }
 
 /** `repository` is a URL, a shorthand (`github:user/repo`, `user/repo`) or `{ type, url }`. */

@@ -8,6 +8,7 @@ import {
   FakeRegistries,
   FakeRegistryServer,
   npmIntegrity,
+  npmVersion,
   pypiFileSha256,
 } from './testing';
 
@@ -67,7 +68,7 @@ describe('PackageProber', () => {
         outcome: 'found',
         deprecated: null,
         integrity: npmIntegrity(P.filesystem.name, P.filesystem.version),
-        ownership: { backReference: 'mcpName', matches: false },
+        provenance: { repository: 'https://github.com/modelcontextprotocol/servers', attestation: null },
         attempts: 1,
         detail: `npm package ${P.filesystem.name}@${P.filesystem.version} is published — ${npmUrl('/@modelcontextprotocol%2fserver-filesystem/2025.8.21')}`,
         fixHint: '',
@@ -223,7 +224,7 @@ describe('PackageProber', () => {
         name: 'mcp-server-qdrant',
         outcome: 'found',
         integrity: `sha256-${pypiFileSha256('mcp_server_qdrant-0.7.1.tar.gz')}`,
-        ownership: { backReference: 'mcp-name', matches: false },
+        provenance: { repository: 'https://github.com/qdrant/mcp-server-qdrant', attestation: null },
         attempts: 1,
       });
       expect(result.detail).toBe(
@@ -299,61 +300,77 @@ describe('PackageProber', () => {
     });
   });
 
-  describe('ownership (C9)', () => {
+  describe('provenance (C9)', () => {
+    const weatherPath = '/@acme%2fweather-mcp/1.2.3';
     const weather = npm(P.weather.name, P.weather.version);
+    const NO_PROVENANCE = { repository: null, attestation: null };
 
-    it('matches an mcpName equal to the skill ref', async () => {
-      const result = await prober().probe(weather, { skillRef: 'acme/weather' });
-
-      expect(result.ownership).toEqual({ backReference: 'mcpName', matches: true });
-      expect(result.fixHint).toBe('');
-    });
-
-    it("matches an mcpName under the publisher's namespace", async () => {
-      const result = await prober().probe(weather, { skillRef: 'acme/forecast', publisher: 'acme' });
-
-      expect(result.ownership).toEqual({ backReference: 'mcpName', matches: true });
-    });
-
-    it('matches a repository URL after normalization when the mcpName points elsewhere', async () => {
-      const result = await prober().probe(weather, {
-        skillRef: 'other/skill',
-        repositoryUrls: ['https://GitHub.com/acme/weather-mcp/'],
+    it('records the SLSA provenance attestation npm lists for the release, and its repository', async () => {
+      const doc = npmVersion(P.weather.name, P.weather.version, {
+        repository: { type: 'git', url: 'git+https://github.com/acme/weather-mcp.git' },
       });
+      const attestations = {
+        url: `https://registry.npmjs.org/-/npm/v1/attestations/${P.weather.name}@${P.weather.version}`,
+        provenance: { predicateType: 'https://slsa.dev/provenance/v1' },
+      };
+      registries.npm.script(weatherPath, [{ status: 200, json: { ...doc, dist: { ...doc.dist, attestations } } }]);
 
-      expect(result.ownership).toEqual({ backReference: 'repository', matches: true });
-    });
+      const result = await prober().probe(weather);
 
-    it('matches a repository shorthand (github:owner/repo)', async () => {
-      const result = await prober().probe(npm(P.kubernetes.name, P.kubernetes.version), {
-        repositoryUrls: ['git+https://github.com/Flux159/mcp-server-kubernetes.git'],
+      expect(result).toMatchObject({
+        outcome: 'found',
+        provenance: {
+          repository: 'https://github.com/acme/weather-mcp',
+          attestation: 'https://slsa.dev/provenance/v1',
+        },
+        fixHint: '',
       });
-
-      expect(result.ownership).toEqual({ backReference: 'repository', matches: true });
     });
 
-    it('matches a PyPI README mcp-name: line', async () => {
-      const result = await prober().probe(pypi(P.qdrant.name, P.qdrant.version), { skillRef: P.qdrant.mcpName });
+    it('records a repository without an attestation for a release published without provenance', async () => {
+      const result = await prober().probe(weather);
 
-      expect(result.ownership).toEqual({ backReference: 'mcp-name', matches: true });
+      expect(result.provenance).toEqual({ repository: 'https://github.com/acme/weather-mcp', attestation: null });
     });
 
-    it('matches a PyPI home page against the skill repository', async () => {
-      const result = await prober().probe(pypi(P.acmeTools.name, P.acmeTools.version), {
-        skillRef: 'someone/else',
-        repositoryUrls: ['git@GITHUB.com:Acme/acme-mcp-tools.git'],
+    it('expands a repository shorthand (github:owner/repo)', async () => {
+      const result = await prober().probe(npm(P.kubernetes.name, P.kubernetes.version));
+
+      expect(result.provenance.repository).toBe('https://github.com/Flux159/mcp-server-kubernetes');
+    });
+
+    it('records neither for a release that names no repository', async () => {
+      const result = await prober().probe(npm(P.legacy.name, P.legacy.version));
+
+      expect([result.outcome, result.provenance]).toEqual(['found', NO_PROVENANCE]);
+    });
+
+    it('takes the first link that is a repository URL', async () => {
+      const doc = npmVersion(P.weather.name, P.weather.version, { repository: 'not a url at all' });
+      registries.npm.script(weatherPath, [{ status: 200, json: doc }]);
+
+      expect((await prober().probe(weather)).provenance).toEqual(NO_PROVENANCE);
+    });
+
+    it.each([
+      ['unpinned', npm(P.weather.name), 'no_exact_version'],
+      ['taken down (its placeholder names npm/security-holder)', npm(P.placeholder.name), 'security_placeholder'],
+      ['yanked', pypi(P.acmeTools.writtenAs, P.acmeTools.yanked), 'yanked'],
+    ] as const)('records nothing for a package that is %s', async (_case, ref, outcome) => {
+      const result = await prober().probe(ref);
+
+      expect([result.outcome, result.provenance]).toEqual([outcome, NO_PROVENANCE]);
+    });
+
+    it("records a PyPI release's source link, labelled or its home page, and no attestation", async () => {
+      const labelled = await prober().probe(pypi(P.fetch.name, P.fetch.version));
+      const homePage = await prober().probe(pypi(P.acmeTools.writtenAs, P.acmeTools.version));
+
+      expect(labelled.provenance).toEqual({
+        repository: 'https://github.com/modelcontextprotocol/servers/tree/main/src/fetch',
+        attestation: null,
       });
-
-      expect(result.ownership).toEqual({ backReference: 'repository', matches: true });
-    });
-
-    it('reports the back-reference that does not match, with a hint for the higher level', async () => {
-      const result = await prober().probe(weather, { skillRef: 'mallory/weather', publisher: 'mallory' });
-
-      expect(result.ownership).toEqual({ backReference: 'mcpName', matches: false });
-      expect(result.fixHint).toBe(
-        `The package does not point back at the skill; for the higher level, add "mcpName": "mallory/weather" to its package.json or link the skill's repository.`,
-      );
+      expect(homePage.provenance).toEqual({ repository: 'https://github.com/Acme/acme-mcp-tools', attestation: null });
     });
   });
 

@@ -1,19 +1,19 @@
 /**
  * C8 and C9 for one package a skill names: is that exact version published on the registry the
- * skill says, and does the package point back at the skill? Only the two configured registry
- * base URLs are ever contacted.
+ * skill says, and what does the registry say about where it comes from? Only the two configured
+ * registry base URLs are ever contacted.
  */
 import type { PackageRef } from '@skillhub/skill-formats';
 import { EtagCache } from './etag-cache';
 import { HostSemaphore } from './host-semaphore';
 import { NpmRegistryClient } from './npm-registry.client';
-import { checkOwnership, type Ownership, type OwnershipExpectation } from './ownership-check';
 import { PackageProbeConfigError } from './package-probe.errors';
 import type { ProbeOutcome, ProbeResult } from './probe-result';
 import { PypiRegistryClient } from './pypi-registry.client';
 import { RegistryBase } from './registry-base';
 import type { Registry, RegistryClient, ReleaseFacts } from './registry-client';
 import { lookUp, type Lookup } from './registry-lookup';
+import { normalizeRepositoryUrl } from './repository-url';
 import { RetryingFetch, type RequestTrace } from './retrying-fetch';
 
 export interface PackageProberOptions {
@@ -55,7 +55,7 @@ export const PACKAGE_PROBER_DEFAULTS: Readonly<Settings> = {
 
 interface Finding {
   outcome: ProbeOutcome;
-  /** The release the finding is about, for deprecation, integrity and ownership. */
+  /** The release the finding is about, for deprecation, integrity and provenance. */
   release: ReleaseFacts | null;
   detail: string;
   fixHint: string;
@@ -91,25 +91,25 @@ export class PackageProber {
     });
   }
 
-  async probe(ref: PackageRef, expected: OwnershipExpectation = {}): Promise<ProbeResult> {
+  async probe(ref: PackageRef): Promise<ProbeResult> {
     const client = this.clients[ref.registry];
     const trace: RequestTrace = { attempts: 0 };
     const name = client.canonicalName(ref.name);
     const finding = name === null ? invalidName(client, ref.name) : await this.judge(client, name, ref, trace);
     const { outcome, release } = finding;
-    const ownership = checkOwnership(release, expected);
-    const ownershipHint = outcome === 'found' ? pointBackHint(client, ownership, expected) : '';
+    // Integrity and provenance describe the release the skill would run: never a placeholder or a yanked one.
+    const found = outcome === 'found' ? release : null;
     return {
       registry: ref.registry,
       name: name ?? ref.name,
       version: ref.version,
       outcome,
       deprecated: release?.deprecated ?? null,
-      integrity: outcome === 'found' ? (release?.integrity ?? null) : null,
-      ownership,
+      integrity: found?.integrity ?? null,
+      provenance: { repository: firstRepository(found), attestation: found?.attestation ?? null },
       attempts: trace.attempts,
       detail: finding.detail,
-      fixHint: [finding.fixHint, ownershipHint].filter(Boolean).join(' '),
+      fixHint: finding.fixHint,
     };
   }
 
@@ -229,14 +229,13 @@ function invalidName(client: RegistryClient, name: string): Finding {
   };
 }
 
-/** For the higher level (C9): how the package could point back at the skill, when it does not yet. */
-function pointBackHint(client: RegistryClient, ownership: Ownership, expected: OwnershipExpectation): string {
-  const { skillRef, publisher, repositoryUrls } = expected;
-  if (ownership.matches || !(skillRef || publisher || repositoryUrls?.length)) return '';
-  const claim = skillRef ?? `${publisher ?? '<namespace>'}/<name>`;
-  const where =
-    client.registry === 'npm' ? `"mcpName": "${claim}" to its package.json` : `mcp-name: ${claim} to its README`;
-  return `The package does not point back at the skill; for the higher level, add ${where} or link the skill's repository.`;
+/** The first repository link that reads as a repository URL. */
+function firstRepository(release: ReleaseFacts | null): string | null {
+  for (const url of release?.repositoryUrls ?? []) {
+    const repository = normalizeRepositoryUrl(url);
+    if (repository !== null) return repository;
+  }
+  return null;
 }
 
 function inconclusive(

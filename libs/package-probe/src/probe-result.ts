@@ -1,5 +1,4 @@
 /** What one probe of one package found: the certifier records it and turns it into findings. */
-import type { Ownership } from './ownership-check';
 import type { Registry } from './registry-client';
 
 /**
@@ -34,7 +33,12 @@ export interface ProbeResult {
   deprecated: string | null;
   /** npm `dist.integrity`, or the PyPI sdist's (else first wheel's) digest as `sha256-<hex>`; only for `found`. */
   integrity: string | null;
-  ownership: Ownership;
+  /**
+   * Where the release says it comes from (C9): its first repository link, normalised, and the
+   * predicate type of the provenance attestation the registry lists; both null unless `found`.
+   * Evidence only: a skill's author cannot change a third-party package.
+   */
+  provenance: { repository: string | null; attestation: string | null };
   /** HTTP requests sent for this probe, retries and redirects included; 0 when answered from the cache. */
   attempts: number;
   /** What was found, naming the package and the URL that told. */

@@ -1,4 +1,4 @@
-import { PypiRegistryClient, findMcpName } from './pypi-registry.client';
+import { PypiRegistryClient } from './pypi-registry.client';
 import { RegistryBase } from './registry-base';
 import { pypiFile, pypiFileSha256, pypiRelease } from './testing';
 
@@ -52,17 +52,28 @@ describe('PypiRegistryClient', () => {
       expect(client.readRelease(release)?.withdrawn).toEqual({ outcome: 'yanked', reason: 'no reason given' });
     });
 
-    it('reads project_urls and home_page as repository links', () => {
+    it('reads project_urls and home_page as repository links, those labelled as the source first', () => {
       const release = pypiRelease('x', '1.0', {
-        project_urls: { Source: 'https://github.com/a/x', Documentation: 'https://x.dev' },
+        project_urls: {
+          Documentation: 'https://x.dev',
+          'Source Code': 'https://github.com/a/x',
+          Changelog: 'https://x.dev/changes',
+          GitHub: 'https://github.com/a/x-mirror',
+        },
         home_page: 'https://github.com/a/x-home',
       });
 
       expect(client.readRelease(release)?.repositoryUrls).toEqual([
         'https://github.com/a/x',
+        'https://github.com/a/x-mirror',
         'https://x.dev',
+        'https://x.dev/changes',
         'https://github.com/a/x-home',
       ]);
+    });
+
+    it('knows no attestation: PyPI does not list them in its JSON API', () => {
+      expect(client.readRelease(pypiRelease('x', '1.0'))?.attestation).toBeNull();
     });
 
     it('refuses documents without info.version', () => {
@@ -75,21 +86,4 @@ describe('PypiRegistryClient', () => {
     expect(client.runCommand('mcp-server-qdrant', '0.8.0')).toBe('uvx mcp-server-qdrant@0.8.0');
     expect(client.spec('mcp-server-qdrant', '0.8.0')).toBe('mcp-server-qdrant==0.8.0');
   });
-});
-
-describe('findMcpName', () => {
-  it.each([
-    ['<!-- mcp-name: io.github.acme/weather -->', 'io.github.acme/weather'],
-    ['intro\n\nmcp-name: acme/weather\n', 'acme/weather'],
-    ['mcp-name: not a name\nmcp-name: acme/second', 'acme/second'],
-  ])('finds the back-reference in %p', (readme, expected) => {
-    expect(findMcpName(readme)).toBe(expected);
-  });
-
-  it.each(['', 'no marker here', 'mcp-name:', 'mcp-name: nameless', `mcp-name:${' '.repeat(400)}acme/far`])(
-    'finds none in %p',
-    (readme) => {
-      expect(findMcpName(readme)).toBeNull();
-    },
-  );
 });

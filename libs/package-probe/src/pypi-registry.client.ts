@@ -14,12 +14,8 @@ const VERSION_MAX = 100;
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 /** PyPI's nearest thing to npm's `deprecated`. */
 const INACTIVE_CLASSIFIER = 'Development Status :: 7 - Inactive';
-/** The MCP registry's back-reference, written anywhere in the README (often inside an HTML comment). */
-const MCP_NAME_MARKER = 'mcp-name:';
-const MCP_NAME_VALUE = /^[ \t]*([A-Za-z0-9][\w.~-]*\/[\w.~-]+)/;
-/** How much follows a marker that can hold its value; the regex never sees more. */
-const MCP_NAME_WINDOW = 300;
-const MCP_NAME_MAX_MARKERS = 20;
+/** PEP 753's labels of a project's source repository, in its normal form (see `normalLabel`). */
+const SOURCE_LABELS = new Set(['source', 'repository', 'sourcecode', 'github']);
 
 export class PypiRegistryClient implements RegistryClient {
   readonly registry = 'pypi';
@@ -56,14 +52,15 @@ export class PypiRegistryClient implements RegistryClient {
     const version = stringField(info, 'version');
     if (version === null) return null;
     const files = recordsField(document, 'urls');
-    const mcpName = findMcpName(stringField(info, 'description') ?? '');
     return {
       version,
       withdrawn: yanked(info, files),
       deprecated: inactive(info),
       integrity: fileDigest(files),
-      mcpName: mcpName ? { kind: 'mcp-name', value: mcpName } : null,
       repositoryUrls: projectUrls(info),
+      // PyPI serves a release's attestations (PEP 740) from its Integrity API, one file at a time,
+      // never in the JSON API read here; until the prober asks it, none is known.
+      attestation: null,
     };
   }
 
@@ -105,22 +102,17 @@ function fileDigest(files: readonly JsonRecord[]): string | null {
   return sha256 !== null && SHA256_HEX.test(sha256) ? `sha256-${sha256}` : null;
 }
 
-/** The first well-formed `mcp-name: namespace/name` in the README, scanning only a short window per marker. */
-export function findMcpName(description: string): string | null {
-  let from = 0;
-  for (let markers = 0; markers < MCP_NAME_MAX_MARKERS; markers++) {
-    const at = description.indexOf(MCP_NAME_MARKER, from);
-    if (at === -1) return null;
-    from = at + MCP_NAME_MARKER.length;
-    const value = MCP_NAME_VALUE.exec(description.slice(from, from + MCP_NAME_WINDOW));
-    if (value) return value[1] as string;
-  }
-  return null;
+/** Every link of `project_urls`, those labelled as the source first, then the legacy `home_page`. */
+function projectUrls(info: JsonRecord | null): string[] {
+  const links = Object.entries(recordField(info, 'project_urls') ?? {}).flatMap(([label, link]) =>
+    typeof link === 'string' && link.length > 0 ? [{ label, link }] : [],
+  );
+  const isSource = ({ label }: { label: string }): boolean => SOURCE_LABELS.has(normalLabel(label));
+  const homePage = stringField(info, 'home_page');
+  return [...links.filter(isSource), ...links.filter((link) => !isSource(link))]
+    .map(({ link }) => link)
+    .concat(homePage ? [homePage] : []);
 }
 
-/** Every link of `project_urls` (Source, Repository, Homepage…) and the legacy `home_page`. */
-function projectUrls(info: JsonRecord | null): string[] {
-  const links = Object.values(recordField(info, 'project_urls') ?? {});
-  const homePage = stringField(info, 'home_page');
-  return [...links, homePage].filter((link): link is string => typeof link === 'string' && link.length > 0);
-}
+/** PEP 753 compares labels in lower case without ASCII punctuation or whitespace: `Source Code` is `sourcecode`. */
+const normalLabel = (label: string): string => label.replace(/[\s!-/:-@[-`{-~]/g, '').toLowerCase();

@@ -14,10 +14,13 @@ export interface ReleaseFacts {
   deprecated: string | null;
   /** npm `dist.integrity` (SRI), or a PyPI file's digest as `sha256-<hex>`. */
   integrity: string | null;
-  /** The MCP server name the package claims (npm `mcpName`, PyPI README `mcp-name:`). */
-  mcpName: { kind: 'mcpName' | 'mcp-name'; value: string } | null;
-  /** Source repository links, as written by the package. */
+  /** Source repository links, as written by the package, the likeliest source first. */
   repositoryUrls: string[];
+  /**
+   * The predicate type of the provenance attestation the registry lists for the release
+   * (`https://slsa.dev/provenance/v1`), or null. Listed, not verified: nothing here checks its signature.
+   */
+  attestation: string | null;
 }
 
 /** What a registry says about a package as a whole. */

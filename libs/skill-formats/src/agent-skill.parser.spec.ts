@@ -33,10 +33,12 @@ describe('Agent Skills', () => {
       license: 'Apache-2.0',
       category: null,
       capabilities: [],
-      permissions: ['Read', 'Bash(python:*)'],
+      permissions: ['file_read', 'process_exec'],
+      scopes: [],
       tags: [],
       tools: [],
       mcpServers: [],
+      serverUses: [],
       entryPoint: null,
       manifestPath: 'SKILL.md',
       homepage: null,
@@ -46,7 +48,7 @@ describe('Agent Skills', () => {
         description: 'Extracts text and tables from PDF files. Use when the user asks about the content of a PDF.',
         license: 'Apache-2.0',
         compatibility: 'Needs Python 3.11 with pdfplumber installed',
-        metadata: { owner: 'docs-team', reviewed: '2025-01-10' },
+        metadata: { owner: 'docs-team', reviewed: '2025-01-10', permissions: 'file_read, process_exec' },
         'allowed-tools': 'Read Bash(python:*)',
       },
     });
@@ -66,7 +68,7 @@ describe('Agent Skills', () => {
       'error SKILL.md#name',
       'error SKILL.md#description',
       'error SKILL.md#compatibility',
-      'error SKILL.md#metadata.reviewed',
+      'warning SKILL.md#metadata.reviewed',
       'error SKILL.md#allowed-tools',
       'warning SKILL.md',
       'warning SKILL.md',
@@ -138,11 +140,6 @@ describe('Agent Skills', () => {
       ],
       ['metadata that is a list', `${FRONT_MATTER}\nmetadata: [a]`, 'metadata must be a map, got a list (line 4)'],
       [
-        'a metadata value that is not text',
-        `${FRONT_MATTER}\nmetadata:\n  version: 1.0`,
-        'metadata.version must be a string, got a number (1) (line 5)',
-      ],
-      [
         'allowed-tools of the wrong type',
         `${FRONT_MATTER}\nallowed-tools: 3`,
         'allowed-tools must be a string or a list, got a number (line 4)',
@@ -156,10 +153,21 @@ describe('Agent Skills', () => {
       expect(errorMessages(agentSkill(frontMatter))).toEqual([message]);
     });
 
-    it('accepts allowed-tools as a list', () => {
-      expect(agentSkill(`${FRONT_MATTER}\nallowed-tools: [Read, "Bash(git:*)"]`).skill?.permissions).toEqual([
-        'Read',
-        'Bash(git:*)',
+    it('accepts allowed-tools as a list, and does not take the tools for permissions', () => {
+      const result = agentSkill(`${FRONT_MATTER}\nallowed-tools: [Read, "Bash(git:*)"]`);
+      expect(result.problems).toEqual([]);
+      expect(result.skill?.permissions).toEqual([]);
+    });
+
+    it('warns about a metadata value that is not text, and ignores it (the spec says string to string)', () => {
+      const result = agentSkill(`${FRONT_MATTER}\nmetadata:\n  version: 1.0\n  owner: docs`);
+      expect(result.skill?.manifest['metadata']).toEqual({ version: 1, owner: 'docs' });
+      expect(result.problems).toEqual([
+        {
+          path: 'SKILL.md#metadata.version',
+          message: 'metadata.version should be a string, got a number; it is ignored (line 5)',
+          severity: 'warning',
+        },
       ]);
     });
 
@@ -172,6 +180,46 @@ describe('Agent Skills', () => {
           message: 'Field "model" is not known and is ignored at the top level (line 4)',
           severity: 'warning',
         },
+      ]);
+    });
+  });
+
+  describe('permissions in metadata.permissions', () => {
+    it.each([
+      ['separated by spaces', '"process_exec network_outbound"'],
+      ['separated by commas', '"process_exec,network_outbound"'],
+      ['separated by both, with repeats', '" process_exec , network_outbound  process_exec "'],
+    ])('reads names %s', (_, value) => {
+      const result = agentSkill(`${FRONT_MATTER}\nmetadata:\n  permissions: ${value}`);
+      expect(result.problems).toEqual([]);
+      expect(result.skill?.permissions).toEqual(['process_exec', 'network_outbound']);
+    });
+
+    it('warns about an unknown permission, as Kazma would', () => {
+      const result = agentSkill(`${FRONT_MATTER}\nmetadata:\n  permissions: file_read shell`);
+      expect(result.skill?.permissions).toEqual(['file_read', 'shell']);
+      expect(result.problems.map((problem) => [problem.severity, problem.path, problem.message])).toEqual([
+        [
+          'warning',
+          'SKILL.md#metadata.permissions',
+          'Unknown permission "shell" (Kazma takes 5 points off its score for each) (line 5)',
+        ],
+      ]);
+    });
+
+    it('ignores, with a warning, permissions written as a list instead of one string', () => {
+      const result = agentSkill(`${FRONT_MATTER}\nmetadata:\n  permissions: [process_exec]`);
+      expect(result.skill?.permissions).toEqual([]);
+      expect(result.problems.map((problem) => [problem.severity, problem.path])).toEqual([
+        ['warning', 'SKILL.md#metadata.permissions'],
+      ]);
+    });
+
+    it('refuses a permission name longer than any permission', () => {
+      const result = agentSkill(`${FRONT_MATTER}\nmetadata:\n  permissions: file_read ${'x'.repeat(65)}`);
+      expect(result.skill).toBeNull();
+      expect(result.problems.map((problem) => [problem.severity, problem.path])).toEqual([
+        ['error', 'SKILL.md#metadata.permissions'],
       ]);
     });
   });

@@ -1,11 +1,15 @@
 /**
  * Agent Skills (agentskills.io): `SKILL.md`, YAML front matter then instructions (contracts.md §1c).
- * The format has no author and no version; both come from the publish request.
+ * The format has no author and no version; both come from the publish request. It has no permission
+ * field either: the hub reads `metadata.permissions` (metadata is a string→string map), one string of
+ * permission names separated by spaces or commas, e.g. `permissions: "process_exec network_outbound"`.
+ * `allowed-tools` names tools the agent may use without asking; those are not permissions.
  */
 import { hasErrors, type Problem } from '@skillhub/errors';
 import { echo, FieldReader } from './field.reader';
 import { publisherFromContext, requestError, STRICT_VERSION, VERSION_RULE } from './manifest-rules';
-import { decodeManifestText, parseSafeYaml } from './safe-yaml';
+import { PERMISSION_MAX, uniqueNames, warnUnknownPermissions } from './permissions';
+import { decodeManifestText, MAX_MANIFEST_BYTES, parseSafeYaml } from './safe-yaml';
 import type { ParseContext, ParseResult, SkillFile } from './skill.model';
 import { lineOfIndex, scanText } from './text-hygiene';
 
@@ -43,8 +47,8 @@ export function parseAgentSkill(manifestFile: SkillFile, context: ParseContext):
   if (description !== null) reader.checkText(['description'], description);
   const license = reader.string(['license'], { max: 128 });
   reader.string(['compatibility'], { max: 500 });
-  checkMetadata(reader);
-  const allowedTools = readAllowedTools(reader);
+  const permissions = readPermissions(reader);
+  checkAllowedTools(reader);
   checkInstructions(document, manifestFile.path, problems);
 
   if (hasErrors(problems) || !publisher || !version || name === null || description === null) {
@@ -60,11 +64,12 @@ export function parseAgentSkill(manifestFile: SkillFile, context: ParseContext):
       license,
       category: null,
       capabilities: [],
-      // The tools a skill is pre-approved to use are what it asks permission for.
-      permissions: allowedTools,
+      permissions,
+      scopes: [],
       tags: [],
       tools: [],
       mcpServers: [],
+      serverUses: [],
       entryPoint: null,
       manifestPath: source.file,
       homepage: null,
@@ -111,21 +116,29 @@ function readName(reader: FieldReader, folderName: string | null): string | null
   return broken.length === 0 ? name : null;
 }
 
-/** `metadata` maps strings to strings. */
-function checkMetadata(reader: FieldReader): void {
-  const metadata = reader.map(['metadata']);
-  for (const key of Object.keys(metadata ?? {})) {
-    reader.string(['metadata', key], { max: 1024, min: 0, required: true });
+/**
+ * `metadata` maps strings to strings; another value (`version: 1.0` unquoted) breaks the spec but
+ * harms nothing, so it is a warning. Its `permissions` entry declares the skill's permissions.
+ */
+function readPermissions(reader: FieldReader): string[] {
+  const metadata = reader.stringMap(['metadata'], { value: { max: MAX_MANIFEST_BYTES, min: 0 }, nonString: 'warning' });
+  const path = ['metadata', 'permissions'];
+  const names = uniqueNames((metadata['permissions'] ?? '').split(/[\s,]+/).filter((name) => name !== ''));
+  const tooLong = names.filter((name) => name.length > PERMISSION_MAX);
+  for (const name of tooLong) {
+    reader.error(path, `Permission ${echo(name)} is longer than ${PERMISSION_MAX} characters`);
   }
+  const permissions = names.filter((name) => !tooLong.includes(name));
+  warnUnknownPermissions(reader, path, permissions);
+  return permissions;
 }
 
-/** `allowed-tools`: one space-separated string, or a list. */
-function readAllowedTools(reader: FieldReader): string[] {
+/** `allowed-tools`: one space-separated string (the spec), or a list (as some agents accept). */
+function checkAllowedTools(reader: FieldReader): void {
   const path = ['allowed-tools'];
   const value = reader.either(path, ['string', 'list']);
-  if (Array.isArray(value)) return reader.stringList(path, { max: 256 });
-  if (typeof value !== 'string' || reader.string(path, { max: 4096, min: 0 }) === null) return [];
-  return value.split(/\s+/).filter((tool) => tool !== '');
+  if (Array.isArray(value)) reader.stringList(path, { max: 256 });
+  else if (typeof value === 'string') reader.string(path, { max: 4096, min: 0 });
 }
 
 function checkInstructions(document: SkillDocument, file: string, problems: Problem[]): void {

@@ -33,6 +33,11 @@ export class FieldReader {
     private readonly problems: Problem[],
   ) {}
 
+  /** Path of the manifest file inside the bundle. */
+  get file(): string {
+    return this.source.file;
+  }
+
   /** The raw value at `path`; own properties only, so `constructor` or `__proto__` never leak in. */
   value(path: FieldPath): unknown {
     let current: unknown = this.source.root;
@@ -124,6 +129,35 @@ export class FieldReader {
     return items.flatMap((_, index) => this.string([...path, index], { ...rule, required: true }) ?? []);
   }
 
+  boolean(path: FieldPath, presence: Presence = {}): boolean | null {
+    const value = this.typed(path, 'true/false', presence.required);
+    return typeof value === 'boolean' ? value : null;
+  }
+
+  /**
+   * A map of names to strings (environment variables, Agent Skills metadata). Entries whose name
+   * or value breaks its rule are reported and left out; `nonString` says how a value of another
+   * type is reported. Built with `Object.fromEntries`, so a `__proto__` key stays a plain entry.
+   */
+  stringMap(
+    path: FieldPath,
+    rules: { key?: StringRule; value: StringRule; nonString?: Problem['severity'] },
+  ): Record<string, string> {
+    const map = this.map(path);
+    if (!map) return {};
+    const entries = Object.keys(map).flatMap((key): [string, string][] => {
+      const at = [...path, key];
+      if (rules.key && !this.matches(at, key, rules.key)) return [];
+      if (rules.nonString === 'warning' && typeof map[key] !== 'string') {
+        this.warning(at, `${label(at)} should be a string, got ${article(kindOf(map[key]))}; it is ignored`);
+        return [];
+      }
+      const value = this.string(at, { ...rules.value, required: true });
+      return value === null ? [] : [[key, value]];
+    });
+    return Object.fromEntries(entries);
+  }
+
   integer(path: FieldPath, bounds: { min: number } & Presence): number | null {
     const value = this.typed(path, 'number', bounds.required);
     if (typeof value !== 'number') return null;
@@ -163,6 +197,19 @@ export class FieldReader {
     for (const finding of scanText(text)) {
       this.report(path, `${label(path)} ${finding.message}`, finding.severity);
     }
+  }
+
+  /** A map key checked like a string value: length first, then the pattern. */
+  private matches(path: FieldPath, key: string, rule: StringRule): boolean {
+    if (key.length > rule.max) {
+      this.error(path, `The name ${echo(key)} is ${key.length} characters long; at most ${rule.max} are allowed`);
+      return false;
+    }
+    if (rule.pattern && !rule.pattern.test(key)) {
+      this.error(path, `The name ${echo(key)} must be ${rule.patternHint ?? `like ${rule.pattern.source}`}`);
+      return false;
+    }
+    return true;
   }
 
   private typed(path: FieldPath, kind: ValueKind, required = false): unknown {

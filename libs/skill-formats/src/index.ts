@@ -3,6 +3,7 @@ export { parseSkill } from './parse-skill';
 export { detectFormat, AGENT_SKILL_FILE, KAZMA_MANIFEST_FILE, type FormatDetection } from './detect-format';
 export { parseKazmaManifestObject } from './kazma-manifest.parser';
 export { SWARMKIT_WORKSPACE_FILE } from './swarmkit-skill.parser';
+export { HUB_PERMISSIONS, KAZMA_PERMISSIONS, KNOWN_PERMISSIONS } from './permissions';
 export { extractPackageRefs, normalizePypiName, splitCommandLine } from './package-ref.extractor';
 export { slugify, NAMESPACE_SLUG_PATTERN } from './slugify';
 export { scanText, type TextFinding } from './text-hygiene';

@@ -36,8 +36,10 @@ describe('Kazma skills', () => {
       category: 'utilities',
       capabilities: ['weather_lookup'],
       permissions: ['network_outbound'],
+      scopes: [],
       tags: ['weather', 'forecast'],
       tools: [{ name: 'get_forecast', description: 'Returns the forecast for a city for the next few days.' }],
+      serverUses: [],
       mcpServers: [
         {
           name: 'weather',
@@ -52,6 +54,9 @@ describe('Kazma skills', () => {
               source: 'npx -y @kazma/weather-mcp@2.1.0',
             },
           ],
+          env: { WEATHER_API_KEY: '${WEATHER_API_KEY}', WEATHER_UNITS: 'metric' },
+          cwd: null,
+          declaredIn: 'skill_manifest.yaml',
         },
         {
           name: 'search',
@@ -59,6 +64,9 @@ describe('Kazma skills', () => {
           command: null,
           url: 'https://mcp.example.com/search',
           packages: [],
+          env: {},
+          cwd: null,
+          declaredIn: 'skill_manifest.yaml',
         },
       ],
       entryPoint: 'weather_skill.py',
@@ -72,6 +80,24 @@ describe('Kazma skills', () => {
     });
   });
 
+  it.each(['code-review', 'calendar'])("parses Kazma's own %s skill as shipped, without a problem", (folder) => {
+    const result = parseSkill(loadFixture(`kazma/shipped/${folder}`));
+    expect(result.problems).toEqual([]);
+    expect(result.skill).toMatchObject({ format: 'kazma', name: folder, license: 'MIT', entryPoint: null });
+  });
+
+  it("reads the tools of Kazma's calendar skill as shipped", () => {
+    const tools = parseSkill(loadFixture('kazma/shipped/calendar')).skill?.tools;
+    expect(tools?.map((tool) => tool.name)).toEqual([
+      'list_events',
+      'create_event',
+      'update_event',
+      'delete_event',
+      'find_free_slots',
+    ]);
+    expect(tools?.[3]).toEqual({ name: 'delete_event', description: 'Delete a calendar event by id.\n' });
+  });
+
   it('fills the optional fields of a minimal manifest with empty values', () => {
     expect(kazma().skill).toMatchObject({
       author: 'ACME Labs, Inc.',
@@ -79,9 +105,11 @@ describe('Kazma skills', () => {
       category: null,
       capabilities: [],
       permissions: [],
+      scopes: [],
       tags: [],
       tools: [],
       mcpServers: [],
+      serverUses: [],
       entryPoint: null,
       homepage: null,
       repository: null,
@@ -223,15 +251,43 @@ describe('Kazma skills', () => {
         tools: {
           'bad name': { description: 'x' },
           empty: null,
-          nodesc: { category: 'read' },
-          typed: { description: 'x', category: 3 },
+          typed: { description: 'x', category: 3, arabic_name: 7, prompt_chain: 'one line' },
         },
       });
       expect(errorsOf(result).map((problem) => problem.message.replace(/ \(line \d+\)$/, ''))).toEqual([
         'Tool name "bad name" must be letters, digits, "_", "." or "-" (at most 128)',
         'tools.empty must be a map, got nothing',
-        'tools.nodesc.description is required',
         'tools.typed.category must be a string, got a number (3)',
+        'tools.typed.arabic_name must be a string, got a number (7)',
+        'tools.typed.prompt_chain must be a list, got a string',
+      ]);
+    });
+
+    it.each([
+      ['absent', {}],
+      ['empty', { description: '' }],
+      ['left blank', { description: null }],
+    ])('accepts a tool whose description is %s, with a warning (Kazma shows the docstring)', (_, fields) => {
+      const result = kazma({ tools: { summarize: { category: 'text', ...fields } } });
+      expect(result.skill?.tools).toEqual([{ name: 'summarize', description: '' }]);
+      expect(warningsOf(result).map((problem) => problem.message.replace(/ \(line \d+\)$/, ''))).toEqual([
+        `Tool "summarize" has no description: Kazma falls back to the function's docstring`,
+      ]);
+    });
+
+    it('checks the Arabic name and the prompt chain Kazma shows the model', () => {
+      const result = kazma({
+        tools: {
+          lookup: {
+            description: 'Looks up a word.',
+            arabic_name: 'بحث\u200B',
+            prompt_chain: ['ابحث عن الكلمة', 'fine\u202E'],
+          },
+        },
+      });
+      expect(errorsOf(result).map((problem) => problem.path)).toEqual([
+        'skill_manifest.yaml#tools.lookup.arabic_name',
+        'skill_manifest.yaml#tools.lookup.prompt_chain[1]',
       ]);
     });
 
@@ -290,8 +346,56 @@ describe('Kazma skills', () => {
               source: 'uvx mcp-server-fetch==2025.1.17 --ignore-robots-txt',
             },
           ],
+          env: {},
+          cwd: null,
+          declaredIn: 'skill_manifest.yaml',
         },
       ]);
+    });
+
+    it('reads env as written, `${VAR}` unexpanded, and the working folder', () => {
+      const result = kazma({
+        mcp_servers: [
+          {
+            name: 'db',
+            type: 'stdio',
+            command: ['uvx', 'mcp-server-sqlite==0.6.2'],
+            env: { DB_PATH: '${HOME}/data.db', _DEBUG: '', ...JSON.parse('{"__proto__": "x"}') },
+            cwd: '${SKILL_DIR}/server',
+          },
+        ],
+      });
+      expect(result.problems).toEqual([]);
+      const [server] = servers(result) ?? [];
+      expect(server?.env).toEqual(JSON.parse('{"DB_PATH": "${HOME}/data.db", "_DEBUG": "", "__proto__": "x"}'));
+      // A `__proto__` variable is an entry like any other, never the map's prototype.
+      expect(Object.getPrototypeOf(server?.env)).toBe(Object.prototype);
+      expect(server?.cwd).toBe('${SKILL_DIR}/server');
+    });
+
+    it('refuses env names a shell could not set, values that are not strings, and a cwd that is not one', () => {
+      const result = kazma({
+        mcp_servers: [
+          {
+            name: 'db',
+            type: 'stdio',
+            command: ['node', 'server.js'],
+            env: { 'BAD-NAME': 'x', '1ST': 'x', PORT: 8080, DEBUG: true, OK: 'yes' },
+            cwd: ['a'],
+          },
+        ],
+      });
+      expect(result.skill).toBeNull();
+      expect(errorsOf(result).map((problem) => problem.message.replace(/ \(line \d+\)$/, ''))).toEqual([
+        'The name "BAD-NAME" must be a letter or "_", then letters, digits or "_"',
+        'The name "1ST" must be a letter or "_", then letters, digits or "_"',
+        'mcp_servers[0].env.PORT must be a string, got a number (8080)',
+        'mcp_servers[0].env.DEBUG must be a string, got true or false (true)',
+        'mcp_servers[0].cwd must be a string, got a list',
+      ]);
+      expect(
+        kazma({ mcp_servers: [{ name: 'x', type: 'stdio', command: 'node a.js', env: ['A=1'] }] }).problems,
+      ).toEqual([expect.objectContaining({ path: 'skill_manifest.yaml#mcp_servers[0].env', severity: 'error' })]);
     });
 
     it('takes the package field into account', () => {
@@ -336,6 +440,34 @@ describe('Kazma skills', () => {
   });
 
   describe('other fields', () => {
+    it('reads permissions written as a {required, optional} map: both lists, in order, each name once', () => {
+      const result = kazma({
+        permissions: { required: ['network_outbound', 'file_read'], optional: ['file_read', 'database_read'] },
+      });
+      expect(result.problems).toEqual([]);
+      expect(result.skill?.permissions).toEqual(['network_outbound', 'file_read', 'database_read']);
+      expect(kazma({ permissions: { optional: ['file_write'] } }).skill?.permissions).toEqual(['file_write']);
+      expect(kazma({ permissions: ['file_read', 'file_read'] }).skill?.permissions).toEqual(['file_read']);
+    });
+
+    it("knows the hub's own permissions for running programs and reading the environment", () => {
+      const result = kazma({ permissions: ['process_exec', 'env_read'] });
+      expect(result.problems).toEqual([]);
+      expect(result.skill?.permissions).toEqual(['process_exec', 'env_read']);
+    });
+
+    it('reports a permissions map that is not one', () => {
+      const unknownKey = kazma({ permissions: { required: ['file_read'], wanted: ['camera_access'] } });
+      expect(unknownKey.skill?.permissions).toEqual(['file_read']);
+      expect(warningsOf(unknownKey).map((problem) => problem.path)).toEqual(['skill_manifest.yaml#permissions.wanted']);
+      expect(errorsOf(kazma({ permissions: { required: 'file_read' } })).map((problem) => problem.path)).toEqual([
+        'skill_manifest.yaml#permissions.required',
+      ]);
+      expect(errorsOf(kazma({ permissions: 'file_read' })).map((problem) => problem.path)).toEqual([
+        'skill_manifest.yaml#permissions',
+      ]);
+    });
+
     it('warns about unknown permissions but keeps the skill', () => {
       const result = kazma({ permissions: ['file_read', 'teleport', 'mind_control'] });
       expect(result.skill?.permissions).toEqual(['file_read', 'teleport', 'mind_control']);
@@ -377,6 +509,21 @@ describe('Kazma skills', () => {
       ['repository', 'not a url', 'skill_manifest.yaml#repository'],
     ])('refuses a malformed %s', (field, value, path) => {
       expect(errorsOf(kazma({ [field]: value })).map((problem) => problem.path)).toEqual([path]);
+    });
+
+    it("type-checks the fields of Kazma's own coding skills", () => {
+      const good = kazma({ workspace_scoped: true, hitl_gated: false, swarm_instruction_template: 'Review {path}.' });
+      expect(good.problems).toEqual([]);
+      const bad = kazma({ workspace_scoped: 'yes', hitl_gated: 1, swarm_instruction_template: ['Review'] });
+      expect(bad.skill).toBeNull();
+      expect(errorsOf(bad).map((problem) => problem.path)).toEqual([
+        'skill_manifest.yaml#workspace_scoped',
+        'skill_manifest.yaml#hitl_gated',
+        'skill_manifest.yaml#swarm_instruction_template',
+      ]);
+      expect(errorsOf(kazma({ swarm_instruction_template: 'Review\u202E {path}' })).map((p) => p.path)).toEqual([
+        'skill_manifest.yaml#swarm_instruction_template',
+      ]);
     });
 
     it('accepts well-formed signing fields', () => {

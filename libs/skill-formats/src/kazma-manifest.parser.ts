@@ -1,11 +1,16 @@
-/** Kazma code skills: `skill_manifest.yaml` (contracts.md §1a), from a bundle or as JSON from `kazma hub submit`. */
+/**
+ * Kazma code skills: `skill_manifest.yaml` (contracts.md §1a), from a bundle or as JSON from `kazma hub submit`.
+ * Permissions are `permissions: [...]` or `permissions: {required: [...], optional: [...]}`; the skill's
+ * permissions are both lists together, in order, each name once.
+ */
 import { hasErrors, type Problem } from '@skillhub/errors';
 import { KAZMA_MANIFEST_FILE } from './detect-format';
 import { echo, FieldReader, kindOf, type StringRule } from './field.reader';
-import type { ManifestSource } from './manifest-source';
+import type { FieldPath, ManifestSource } from './manifest-source';
 import { IDENTIFIER_RULE, VERSION_RULE } from './manifest-rules';
 import { NAMESPACE_SLUG_PATTERN, slugify } from './slugify';
 import { readMcpServer, type McpServerShape } from './mcp-server.reader';
+import { PERMISSION_MAX, uniqueNames, warnUnknownPermissions } from './permissions';
 import { readYamlManifest } from './safe-yaml';
 import type { DeclaredTool, McpServerRef, NormalizedSkill, ParseResult, SkillFile } from './skill.model';
 
@@ -29,18 +34,10 @@ const KNOWN_FIELDS = [
   'tools',
   'checksum',
   'signature',
-];
-
-/** Permissions Kazma knows; its readiness check takes 5 points off for each other one. */
-const KNOWN_PERMISSIONS = [
-  'file_read',
-  'file_write',
-  'network_outbound',
-  'network_inbound',
-  'camera_access',
-  'mqtt_broker',
-  'database_read',
-  'database_write',
+  // Kazma's own coding skills: prompt skills run through its swarm, scoped to the workspace.
+  'workspace_scoped',
+  'hitl_gated',
+  'swarm_instruction_template',
 ];
 
 /** Common SPDX ids; another id is accepted with a warning (the full list is not worth carrying here). */
@@ -87,6 +84,8 @@ const MCP_SERVER_SHAPE: McpServerShape = {
 const SHORT_TEXT: StringRule = { max: 128 };
 const DESCRIPTION: StringRule = { max: 4096 };
 const LIST_ITEM: StringRule = { max: 64 };
+const PERMISSION: StringRule = { max: PERMISSION_MAX };
+const PROMPT: StringRule = { max: 64 * 1024 };
 const SHA256_HEX: StringRule = {
   max: 64,
   pattern: /^[0-9a-f]{64}$/,
@@ -140,6 +139,9 @@ function readKazmaManifest(
   reader.string(['min_core_version'], VERSION_RULE);
   reader.string(['checksum'], SHA256_HEX);
   reader.string(['signature'], SHA256_HEX);
+  reader.boolean(['workspace_scoped']);
+  reader.boolean(['hitl_gated']);
+  readPrompt(reader, ['swarm_instruction_template']);
 
   if (hasErrors(problems) || !required) return { skill: null, problems };
   return {
@@ -149,9 +151,11 @@ function readKazmaManifest(
       category,
       capabilities,
       permissions,
+      scopes: [],
       tags,
       tools,
       mcpServers,
+      serverUses: [],
       entryPoint,
       manifestPath: source.file,
       homepage,
@@ -229,7 +233,10 @@ function readMcpServers(reader: FieldReader): McpServerRef[] {
   return servers;
 }
 
-/** `tools` maps a tool's name to `{description, category, ...}` (native skills). */
+/**
+ * `tools` maps a tool's name to `{description, category, ...}` (native skills). A tool without a
+ * description is valid: Kazma shows the function's docstring instead, and its description here is ''.
+ */
 function readTools(reader: FieldReader): DeclaredTool[] {
   const tools = reader.map(['tools']);
   if (!tools) return [];
@@ -239,21 +246,43 @@ function readTools(reader: FieldReader): DeclaredTool[] {
       reader.error(path, `Tool name ${echo(name)} must be letters, digits, "_", "." or "-" (at most ${TOOL_NAME_MAX})`);
     }
     if (!reader.map(path, { required: true })) return [];
-    const description = reader.string([...path, 'description'], { ...DESCRIPTION, required: true });
+    const descriptionPath = [...path, 'description'];
+    const description = readPrompt(reader, descriptionPath, DESCRIPTION);
+    if (!reader.has(descriptionPath) || description?.trim() === '') {
+      const fallback = "Kazma falls back to the function's docstring";
+      reader.warning(descriptionPath, `Tool ${echo(name)} has no description: ${fallback}`);
+    }
     reader.string([...path, 'category'], LIST_ITEM);
-    if (description === null) return [];
-    reader.checkText([...path, 'description'], description);
-    return [{ name, description }];
+    // Kazma shows `arabic_name` and the `prompt_chain` lines to the model beside the description.
+    readPrompt(reader, [...path, 'arabic_name'], SHORT_TEXT);
+    for (const [index, line] of reader.stringList([...path, 'prompt_chain'], DESCRIPTION).entries()) {
+      reader.checkText([...path, 'prompt_chain', index], line);
+    }
+    return [{ name, description: description ?? '' }];
   });
 }
 
+/** Text a model reads: its type and length checked, then its hidden characters. */
+function readPrompt(reader: FieldReader, path: FieldPath, rule: StringRule = PROMPT): string | null {
+  const text = reader.string(path, { ...rule, min: 0 });
+  if (text !== null) reader.checkText(path, text);
+  return text;
+}
+
+/** A list, or a `{required, optional}` map of lists: the union, in order, each name once. */
 function readPermissions(reader: FieldReader): string[] {
-  const permissions = reader.stringList(['permissions'], LIST_ITEM);
-  for (const permission of permissions.filter((candidate) => !KNOWN_PERMISSIONS.includes(candidate))) {
-    reader.warning(
-      ['permissions'],
-      `Unknown permission ${echo(permission)} (Kazma takes 5 points off its score for each)`,
-    );
+  const value = reader.either(['permissions'], ['list', 'map']);
+  let declared: string[] = [];
+  if (Array.isArray(value)) {
+    declared = reader.stringList(['permissions'], PERMISSION);
+  } else if (value !== undefined) {
+    reader.onlyKeys(['permissions'], ['required', 'optional'], 'warning');
+    declared = [
+      ...reader.stringList(['permissions', 'required'], PERMISSION),
+      ...reader.stringList(['permissions', 'optional'], PERMISSION),
+    ];
   }
+  const permissions = uniqueNames(declared);
+  warnUnknownPermissions(reader, ['permissions'], permissions);
   return permissions;
 }

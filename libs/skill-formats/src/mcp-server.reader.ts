@@ -23,6 +23,15 @@ const ACCEPTED_TRANSPORTS = [...TRANSPORTS, ...Object.keys(TRANSPORT_ALIASES)];
 
 const ARG_MAX = 1024;
 const COMMAND_LINE_MAX = 4096;
+const PATH_MAX = 4096;
+/** Names a shell and `env` accept; anything else could not be set the way it is written. */
+const ENV_NAME: StringRule = {
+  max: 256,
+  pattern: /^[A-Za-z_][A-Za-z0-9_]*$/,
+  patternHint: 'a letter or "_", then letters, digits or "_"',
+};
+/** Linux caps one argument or environment string at 128 KiB (MAX_ARG_STRLEN); the manifest cap is lower still. */
+const ENV_VALUE: StringRule = { max: 128 * 1024, min: 0 };
 
 export function readMcpServer(reader: FieldReader, path: FieldPath, shape: McpServerShape): McpServerRef | null {
   if (!reader.map(path, { required: true })) return null;
@@ -31,8 +40,11 @@ export function readMcpServer(reader: FieldReader, path: FieldPath, shape: McpSe
   const command = readCommand(reader, path);
   const url = reader.httpUrl([...path, shape.urlKey]);
   const packages = readPackages(reader, path, command);
+  // Values stay as written (`${VAR}` unexpanded): the runtime expands them, the certifier judges them.
+  const env = reader.stringMap([...path, 'env'], { key: ENV_NAME, value: ENV_VALUE });
+  const cwd = reader.string([...path, 'cwd'], { max: PATH_MAX });
   if (name === null || transport === null) return null;
-  return { name, transport, command, url, packages };
+  return { name, transport, command, url, packages, env, cwd, declaredIn: reader.file };
 }
 
 /** The transport under whichever accepted key holds it; two keys that disagree are an error. */

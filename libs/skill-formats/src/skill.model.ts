@@ -26,6 +26,23 @@ export interface McpServerRef {
   /** URL for sse / streamable-http servers. */
   url: string | null;
   packages: PackageRef[];
+  /** Environment variables the server is started with, as declared (values may hold `${VAR}`); {} when none. */
+  env: Record<string, string>;
+  /** Working folder as declared, or null. */
+  cwd: string | null;
+  /** Path (inside the bundle) of the file that declares it: the manifest, or a SwarmKit workspace.yaml. */
+  declaredIn: string;
+}
+
+/** A server the skill calls by name (SwarmKit `implementation.server` of an mcp_tool skill). */
+export interface ServerUse {
+  server: string;
+  /** The one tool it calls (`implementation.tool`). */
+  tool: string;
+  /** `implementation.arguments`, preset on every call ({} when none). */
+  arguments: Record<string, unknown>;
+  /** A definition of the server was found in the bundle (it is then also in `mcpServers`). */
+  defined: boolean;
 }
 
 export interface DeclaredTool {
@@ -46,10 +63,15 @@ export interface NormalizedSkill {
   license: string | null;
   category: string | null;
   capabilities: string[];
+  /** Permission names the skill declares (Kazma's vocabulary plus the hub's `process_exec`, `env_read`). */
   permissions: string[];
+  /** SwarmKit `iam.required_scopes`, all of them; [] for other formats. */
+  scopes: string[];
   tags: string[];
   tools: DeclaredTool[];
   mcpServers: McpServerRef[];
+  /** Servers the skill calls by name (SwarmKit mcp_tool); [] for Kazma and Agent Skills. */
+  serverUses: ServerUse[];
   /** Path of the entry-point file inside the bundle (Kazma code skills), else null. */
   entryPoint: string | null;
   /** Path of the manifest file inside the bundle (`skill_manifest.yaml`, `SKILL.md`, `skill.yaml`). */

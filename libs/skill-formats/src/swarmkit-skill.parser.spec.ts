@@ -47,7 +47,8 @@ describe('SwarmKit skills', () => {
       license: null,
       category: 'capability',
       capabilities: [],
-      permissions: ['web:search'],
+      permissions: [],
+      scopes: ['web:search'],
       tags: [],
       tools: [
         { name: 'brave_web_search', description: 'Searches the web with Brave Search and returns the top results.' },
@@ -66,8 +67,12 @@ describe('SwarmKit skills', () => {
               source: 'npx -y @anthropic/brave-search-mcp',
             },
           ],
+          env: { BRAVE_API_KEY: '${BRAVE_API_KEY}' },
+          cwd: null,
+          declaredIn: 'workspace.yaml',
         },
       ],
+      serverUses: [{ server: 'brave-search', tool: 'brave_web_search', arguments: { count: 5 }, defined: true }],
       entryPoint: null,
       manifestPath: 'skill.yaml',
       homepage: null,
@@ -96,7 +101,6 @@ describe('SwarmKit skills', () => {
       'skill.yaml#metadata.id',
       'skill.yaml#metadata.description',
       'skill.yaml#outputs.properties',
-      'skill.yaml#outputs.properties',
       'skill.yaml#implementation.prompt',
       'skill.yaml#iam.required_scopes[0]',
       'skill.yaml#constraints.max_latency_ms',
@@ -116,7 +120,9 @@ describe('SwarmKit skills', () => {
       version: '2.0.1',
       tools: [],
       mcpServers: [],
+      serverUses: [],
       permissions: [],
+      scopes: [],
     });
   });
 
@@ -149,18 +155,13 @@ describe('SwarmKit skills', () => {
       ['category present', { category: undefined }, 'skill.yaml#category'],
       ['decision outputs present', { category: 'decision' }, 'skill.yaml#outputs'],
       [
-        'decision outputs type',
-        { category: 'decision', outputs: { ...DECISION_OUTPUTS, type: 'array' } },
-        'skill.yaml#outputs.type',
-      ],
-      [
         'decision outputs properties',
         { category: 'decision', outputs: { type: 'object' } },
         'skill.yaml#outputs.properties',
       ],
       [
-        'decision verdict',
-        { category: 'decision', outputs: { properties: { confidence: {}, reasoning: {} } } },
+        'decision reasoning',
+        { category: 'decision', outputs: { properties: { verdict: {}, confidence: {} } } },
         'skill.yaml#outputs.properties',
       ],
       ['inputs type', { inputs: ['query'] }, 'skill.yaml#inputs'],
@@ -263,6 +264,18 @@ describe('SwarmKit skills', () => {
   describe('valid variants', () => {
     it.each<[string, Record<string, unknown>]>([
       ['a decision skill', { category: 'decision', outputs: DECISION_OUTPUTS }],
+      ['a decision skill with only reasoning', { category: 'decision', outputs: { properties: { reasoning: {} } } }],
+      [
+        'a decision skill whose outputs schema is not an object',
+        { category: 'decision', outputs: { type: 'array', properties: { reasoning: { type: 'string' } } } },
+      ],
+      [
+        'text longer than the hub once allowed (SwarmKit sets no limit)',
+        {
+          metadata: { ...LLM_SKILL.metadata, name: 'N'.repeat(300), description: 'D'.repeat(5000) },
+          implementation: { type: 'llm_prompt', prompt: 'P'.repeat(70 * 1024) },
+        },
+      ],
       [
         'a composed skill',
         { implementation: { type: 'composed', composes: ['a', 'b'], strategy: 'parallel-consensus' } },
@@ -306,36 +319,104 @@ describe('SwarmKit skills', () => {
 
   describe('the MCP server of an mcp_tool skill', () => {
     const MCP_TOOL = { implementation: { type: 'mcp_tool', server: 'fetch', tool: 'fetch_url' } };
+    const FETCH_SERVER = { id: 'fetch', transport: 'stdio', command: ['uvx', 'mcp-server-fetch==2025.1.17'] };
+    const workspace = (...servers: object[]) => stringify({ mcp_servers: servers });
 
-    it('warns when the bundle has no workspace.yaml', () => {
+    it('records the call, undefined, and warns when the bundle has no workspace.yaml', () => {
       const result = swarmkit(MCP_TOOL);
       expect(result.skill?.mcpServers).toEqual([]);
+      expect(result.skill?.serverUses).toEqual([{ server: 'fetch', tool: 'fetch_url', arguments: {}, defined: false }]);
       expect(result.skill?.tools).toEqual([{ name: 'fetch_url', description: LLM_SKILL.metadata.description }]);
       expect(result.problems).toEqual([
         {
           path: 'skill.yaml#implementation.server',
           message:
-            'MCP server "fetch" is not defined in the bundle (no workspace.yaml), so its package cannot be checked (line 10)',
+            'MCP server "fetch" is not defined in the bundle (no workspace.yaml), so its launch cannot be checked (line 10)',
           severity: 'warning',
         },
       ]);
     });
 
-    it('warns when workspace.yaml does not define the server', () => {
+    it('warns, naming the files it read, when no workspace file defines the server', () => {
       const result = swarmkit(MCP_TOOL, CONTEXT, {
         'workspace.yaml': 'mcp_servers:\n  - {id: other, transport: stdio, command: [node, x.js]}\n',
+        'config/workspace.yml': 'mcp_servers: []\n',
       });
-      expect(result.problems.map((problem) => problem.severity)).toEqual(['warning']);
+      expect(result.skill?.serverUses[0]?.defined).toBe(false);
+      expect(
+        result.problems.map((problem) => [problem.severity, problem.message.replace(/ \(line \d+\)$/, '')]),
+      ).toEqual([
+        [
+          'warning',
+          'MCP server "fetch" is defined in none of workspace.yaml, config/workspace.yml, so its launch cannot be checked',
+        ],
+      ]);
+    });
+
+    it('keeps the preset arguments of the call', () => {
+      const result = swarmkit(
+        { implementation: { ...MCP_TOOL.implementation, arguments: { max_length: 5000, raw: false } } },
+        CONTEXT,
+        { 'workspace.yaml': workspace(FETCH_SERVER) },
+      );
+      expect(result.skill?.serverUses).toEqual([
+        { server: 'fetch', tool: 'fetch_url', arguments: { max_length: 5000, raw: false }, defined: true },
+      ]);
+    });
+
+    it.each([
+      ['a subfolder', 'workspace/workspace.yaml'],
+      ['a deeper subfolder', 'examples/minder/workspace.yaml'],
+      ['the root, spelt .yml', 'workspace.yml'],
+    ])('finds the definition in a workspace file in %s', (_, path) => {
+      const result = swarmkit(MCP_TOOL, CONTEXT, { [path]: workspace(FETCH_SERVER) });
+      expect(result.problems).toEqual([]);
+      expect(result.skill?.serverUses[0]?.defined).toBe(true);
+      expect(result.skill?.mcpServers.map((server) => [server.name, server.declaredIn])).toEqual([['fetch', path]]);
+    });
+
+    it("prefers the skill's own folder over a subfolder, as SwarmKit reads the workspace root", () => {
+      const result = swarmkit(MCP_TOOL, CONTEXT, {
+        'a/workspace.yaml': workspace({ ...FETCH_SERVER, command: ['uvx', 'mcp-server-fetch==1.0.0'] }),
+        'workspace.yml': workspace({ ...FETCH_SERVER, command: ['uvx', 'mcp-server-fetch==2.0.0'] }),
+        'workspace.yaml': workspace(FETCH_SERVER),
+      });
+      expect(result.skill?.mcpServers.map((server) => [server.declaredIn, server.command?.[1]])).toEqual([
+        ['workspace.yaml', 'mcp-server-fetch==2025.1.17'],
+      ]);
+    });
+
+    it('takes the shallowest subfolder first, then the path order', () => {
+      const result = swarmkit(MCP_TOOL, CONTEXT, {
+        'z/workspace.yaml': workspace({ ...FETCH_SERVER, command: ['uvx', 'mcp-server-fetch==1.0.0'] }),
+        'a/b/workspace.yaml': workspace({ ...FETCH_SERVER, command: ['uvx', 'mcp-server-fetch==2.0.0'] }),
+      });
+      expect(result.skill?.mcpServers.map((server) => server.declaredIn)).toEqual(['z/workspace.yaml']);
+    });
+
+    it('reads the env and cwd of a workspace server as declared', () => {
+      const result = swarmkit(MCP_TOOL, CONTEXT, {
+        'workspace.yaml': workspace({ ...FETCH_SERVER, env: { USER_AGENT: 'skill/${VERSION}' }, cwd: '${HOME}/fetch' }),
+      });
+      expect(result.skill?.mcpServers[0]).toMatchObject({
+        env: { USER_AGENT: 'skill/${VERSION}' },
+        cwd: '${HOME}/fetch',
+      });
+      const bad = swarmkit(MCP_TOOL, CONTEXT, {
+        'workspace.yaml': workspace({ ...FETCH_SERVER, env: { 'NODE-OPTIONS': 'x', RETRIES: 3 } }),
+      });
+      expect(errorPaths(bad)).toEqual([
+        'workspace.yaml#mcp_servers[0].env.NODE-OPTIONS',
+        'workspace.yaml#mcp_servers[0].env.RETRIES',
+      ]);
     });
 
     it('reads a command string and normalizes the http transport', () => {
-      const workspace = stringify({
-        mcp_servers: [
-          { id: 'fetch', transport: 'stdio', command: 'python3 -m mcp_server_fetch' },
-          { id: 'remote', transport: 'http', endpoint: 'https://mcp.example.com/mcp' },
-        ],
-      });
-      const local = swarmkit(MCP_TOOL, CONTEXT, { 'workspace.yaml': workspace });
+      const servers = workspace(
+        { id: 'fetch', transport: 'stdio', command: 'python3 -m mcp_server_fetch' },
+        { id: 'remote', transport: 'http', endpoint: 'https://mcp.example.com/mcp' },
+      );
+      const local = swarmkit(MCP_TOOL, CONTEXT, { 'workspace.yaml': servers });
       expect(local.skill?.mcpServers).toEqual([
         {
           name: 'fetch',
@@ -345,10 +426,13 @@ describe('SwarmKit skills', () => {
           packages: [
             { registry: 'pypi', name: 'mcp-server-fetch', version: null, source: 'python3 -m mcp_server_fetch' },
           ],
+          env: {},
+          cwd: null,
+          declaredIn: 'workspace.yaml',
         },
       ]);
       const remote = swarmkit({ implementation: { type: 'mcp_tool', server: 'remote', tool: 't' } }, CONTEXT, {
-        'workspace.yaml': workspace,
+        'workspace.yaml': servers,
       });
       expect(remote.skill?.mcpServers).toEqual([
         {
@@ -357,6 +441,9 @@ describe('SwarmKit skills', () => {
           command: null,
           url: 'https://mcp.example.com/mcp',
           packages: [],
+          env: {},
+          cwd: null,
+          declaredIn: 'workspace.yaml',
         },
       ]);
     });
@@ -369,6 +456,83 @@ describe('SwarmKit skills', () => {
         'workspace.yaml': stringify({ mcp_servers: [{ id: 'fetch', transport: 'ws' }] }),
       });
       expect(errorPaths(badEntry)).toEqual(['workspace.yaml#mcp_servers[0].transport']);
+    });
+
+    it('has no server uses for other implementation types', () => {
+      expect(swarmkit().skill?.serverUses).toEqual([]);
+    });
+  });
+
+  describe('permissions and scopes', () => {
+    it('keeps every scope, and reads permission:<name> scopes as declared permissions', () => {
+      const result = swarmkit({
+        iam: { required_scopes: ['repo:read', 'permission:process_exec', 'permission:network_outbound', 'repo:read'] },
+      });
+      expect(result.problems).toEqual([]);
+      expect(result.skill?.scopes).toEqual([
+        'repo:read',
+        'permission:process_exec',
+        'permission:network_outbound',
+        'repo:read',
+      ]);
+      expect(result.skill?.permissions).toEqual(['process_exec', 'network_outbound']);
+    });
+
+    it('warns about a permission scope outside the vocabulary', () => {
+      const result = swarmkit({ iam: { required_scopes: ['permission:teleport'] } });
+      expect(result.skill?.permissions).toEqual(['teleport']);
+      expect(
+        result.problems.map((problem) => [problem.severity, problem.message.replace(/ \(line \d+\)$/, '')]),
+      ).toEqual([['warning', 'Unknown permission "teleport" (Kazma takes 5 points off its score for each)']]);
+    });
+  });
+
+  describe("SwarmKit's own skill files, as shipped", () => {
+    it.each([
+      ['code-review', 'code-review.yaml', 'decision'],
+      ['search-flag-refs', 'search-flag-refs.yaml', 'capability'],
+      ['get-weather', 'get-weather.yaml', 'capability'],
+      ['jq-query', 'jq-query.yaml', 'capability'],
+      ['ask-triage', 'ask-triage.yaml', 'capability'],
+    ])('parses %s without a problem', (folder, manifest, category) => {
+      const result = parseSkill(loadFixture(`swarmkit/shipped/${folder}`), CONTEXT);
+      expect(result.problems).toEqual([]);
+      expect(result.skill).toMatchObject({ name: folder, manifestPath: manifest, category, license: null });
+    });
+
+    it('reads the server of search-flag-refs from the workspace shipped beside it', () => {
+      const skill = parseSkill(loadFixture('swarmkit/shipped/search-flag-refs'), CONTEXT).skill;
+      expect(skill?.serverUses).toEqual([
+        { server: 'code-search', tool: 'search_references', arguments: {}, defined: true },
+      ]);
+      expect(skill?.mcpServers).toMatchObject([
+        { name: 'code-search', command: ['code-search-mcp', 'serve'], packages: [], declaredIn: 'workspace.yaml' },
+      ]);
+      expect(skill?.scopes).toEqual(['repo:read']);
+    });
+
+    it('reads the server of get-weather, and its env, from a workspace in a subfolder', () => {
+      const skill = parseSkill(loadFixture('swarmkit/shipped/get-weather'), CONTEXT).skill;
+      expect(skill?.mcpServers).toEqual([
+        {
+          name: 'devices',
+          transport: 'stdio',
+          command: ['python', '/app/mcp-servers/tuya/server.py'],
+          url: null,
+          packages: [],
+          env: { HA_URL: '${HA_URL}', HA_TOKEN: '${HA_TOKEN}' },
+          cwd: null,
+          declaredIn: 'workspace/workspace.yaml',
+        },
+      ]);
+    });
+
+    it('accepts search-web, whose server no file of the bundle defines, with a warning', () => {
+      const result = parseSkill(loadFixture('swarmkit/shipped/search-web'), CONTEXT);
+      expect(result.skill?.serverUses).toEqual([
+        { server: 'brave-search', tool: 'brave_web_search', arguments: {}, defined: false },
+      ]);
+      expect(result.problems.map((problem) => problem.severity)).toEqual(['warning']);
     });
   });
 

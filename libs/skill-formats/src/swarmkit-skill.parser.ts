@@ -1,13 +1,23 @@
-/** SwarmKit skills: YAML with `apiVersion: swarmkit/v1`, `kind: Skill` (contracts.md §1b and SwarmKit's schema). */
+/**
+ * SwarmKit skills: YAML with `apiVersion: swarmkit/v1`, `kind: Skill` (contracts.md §1b), checked as
+ * SwarmKit's Skill schema v1 checks them, plus the `command` and `agent` types the hub documents.
+ * SwarmKit has no permission field: a scope `permission:<name>` in `iam.required_scopes` (e.g.
+ * `permission:process_exec`) declares the permission `<name>`; every scope is kept in `scopes`.
+ * Beyond the schema the hub keeps two registry rules: `metadata.id` is at most 64 characters (it is
+ * the skill's name) and `provenance.version` is strict `X.Y.Z` without leading zeros (it is the version).
+ */
 import { hasErrors, type Problem } from '@skillhub/errors';
-import { echo, FieldReader } from './field.reader';
+import { echo, FieldReader, kindOf, type StringRule } from './field.reader';
 import type { FieldPath } from './manifest-source';
 import { IDENTIFIER_RULE, publisherFromContext, VERSION_RULE } from './manifest-rules';
 import { readMcpServer, type McpServerShape } from './mcp-server.reader';
-import { readYamlManifest } from './safe-yaml';
-import type { DeclaredTool, McpServerRef, ParseContext, ParseResult, SkillFile } from './skill.model';
+import { uniqueNames, warnUnknownPermissions } from './permissions';
+import { MAX_MANIFEST_BYTES, readYamlManifest } from './safe-yaml';
+import type { DeclaredTool, McpServerRef, ParseContext, ParseResult, ServerUse, SkillFile } from './skill.model';
 
 export const SWARMKIT_WORKSPACE_FILE = 'workspace.yaml';
+/** SwarmKit looks for `workspace.yaml`, then `workspace.yml`, in a folder. */
+const WORKSPACE_FILE_NAMES = [SWARMKIT_WORKSPACE_FILE, 'workspace.yml'];
 
 const TOP_LEVEL_KEYS = [
   'apiVersion',
@@ -23,7 +33,6 @@ const TOP_LEVEL_KEYS = [
   'audit',
 ];
 const CATEGORIES = ['capability', 'decision', 'coordination', 'persistence'] as const;
-const DECISION_OUTPUTS = ['verdict', 'confidence', 'reasoning'];
 const AUTHORED_BY = [
   'human',
   'authored_by_swarm',
@@ -56,18 +65,24 @@ const IMPLEMENTATIONS: Readonly<Record<string, { keys: readonly string[]; check:
   },
 };
 
-const SCOPE_RULE = {
-  max: 128,
+/** SwarmKit's schema sets no length limits: the manifest's size cap is the only bound on a field. */
+const UNBOUNDED = MAX_MANIFEST_BYTES;
+const SCOPE_RULE: StringRule = {
+  max: UNBOUNDED,
   pattern: /^[a-z][a-z0-9_-]*:[a-z*][a-z0-9_*-]*$/,
   patternHint: 'namespace:action, e.g. "repo:read" or "mcp_servers:*"',
 };
-const NAME = { max: 128 };
-const DESCRIPTION = { max: 4096, min: 10 };
-const PROMPT = { max: 64 * 1024 };
+/** The scope namespace that declares a hub permission. */
+const PERMISSION_SCOPE = 'permission:';
+/** Any other text: names, prompts, references to packs and credentials. */
+const TEXT: StringRule = { max: UNBOUNDED };
+const DESCRIPTION: StringRule = { max: UNBOUNDED, min: 10 };
+/** Ids that are not the skill's own (composed skills, topologies, servers). */
+const REFERENCE_ID: StringRule = { ...IDENTIFIER_RULE, max: UNBOUNDED };
 
 const WORKSPACE_SERVER_SHAPE: McpServerShape = {
   nameKey: 'id',
-  nameRule: IDENTIFIER_RULE,
+  nameRule: REFERENCE_ID,
   transportKeys: ['transport'],
   urlKey: 'endpoint',
 };
@@ -90,12 +105,12 @@ export function parseSwarmKitSkill(
   reader.map(['inputs']);
   checkOutputs(reader, category === 'decision');
   const implementationType = readImplementation(reader);
-  const permissions = readIam(reader);
+  const scopes = readScopes(reader);
   checkConstraints(reader);
   checkAudit(reader);
   const version = readProvenance(reader);
   const publisher = publisherFromContext(context, 'SwarmKit skills', problems);
-  const mcpServers = implementationType === 'mcp_tool' ? readWorkspaceServer(files, reader, problems) : [];
+  const use = implementationType === 'mcp_tool' ? readServerUse(files, reader, problems) : null;
 
   if (hasErrors(problems) || !metadata || !category || !version || !publisher) return { skill: null, problems };
   return {
@@ -108,10 +123,12 @@ export function parseSwarmKitSkill(
       license: null,
       category,
       capabilities: [],
-      permissions,
+      permissions: scopePermissions(reader, scopes),
+      scopes,
       tags: [],
       tools: declaredTools(reader, metadata.description),
-      mcpServers,
+      mcpServers: use?.server ? [use.server] : [],
+      serverUses: use ? [use.use] : [],
       entryPoint: null,
       manifestPath: source.file,
       homepage: null,
@@ -126,26 +143,22 @@ function readMetadata(reader: FieldReader): { id: string; description: string } 
   if (!reader.map(['metadata'], { required: true })) return null;
   reader.onlyKeys(['metadata'], ['id', 'name', 'description']);
   const id = reader.string(['metadata', 'id'], { ...IDENTIFIER_RULE, required: true });
-  reader.string(['metadata', 'name'], { ...NAME, required: true });
+  reader.string(['metadata', 'name'], { ...TEXT, required: true });
   const description = reader.string(['metadata', 'description'], { ...DESCRIPTION, required: true });
   if (description !== null) reader.checkText(['metadata', 'description'], description);
   return id !== null && description !== null ? { id, description } : null;
 }
 
-/** A decision skill's outputs must be a JSON Schema object declaring verdict, confidence and reasoning. */
+/**
+ * SwarmKit's schema asks one thing of a decision skill's outputs: `properties` with a `reasoning`
+ * entry, so every verdict comes with its rationale. `verdict` and `confidence` are conventions only.
+ */
 function checkOutputs(reader: FieldReader, isDecision: boolean): void {
   const outputs = reader.map(['outputs'], { required: isDecision });
   if (!outputs || !isDecision) return;
-  if (reader.has(['outputs', 'type']) && reader.value(['outputs', 'type']) !== 'object') {
-    reader.error(['outputs', 'type'], 'outputs.type must be "object" for a decision skill');
-  }
   const properties = reader.map(['outputs', 'properties'], { required: true });
-  if (!properties) return;
-  for (const name of DECISION_OUTPUTS.filter((key) => !Object.hasOwn(properties, key))) {
-    reader.error(
-      ['outputs', 'properties'],
-      `A decision skill's outputs must declare "${name}" (verdict, confidence and reasoning)`,
-    );
+  if (properties && !Object.hasOwn(properties, 'reasoning')) {
+    reader.error(['outputs', 'properties'], `A decision skill's outputs must declare "reasoning" (SwarmKit's schema)`);
   }
 }
 
@@ -160,13 +173,13 @@ function readImplementation(reader: FieldReader): string | null {
 }
 
 function checkMcpTool(reader: FieldReader): void {
-  reader.string(['implementation', 'server'], { ...NAME, required: true });
-  reader.string(['implementation', 'tool'], { ...NAME, required: true });
+  reader.string(['implementation', 'server'], { ...TEXT, required: true });
+  reader.string(['implementation', 'tool'], { ...TEXT, required: true });
   reader.map(['implementation', 'arguments']);
 }
 
 function checkLlmPrompt(reader: FieldReader): void {
-  const prompt = reader.string(['implementation', 'prompt'], { ...PROMPT, required: true });
+  const prompt = reader.string(['implementation', 'prompt'], { ...TEXT, required: true });
   if (prompt !== null) reader.checkText(['implementation', 'prompt'], prompt);
   // The schema has `model` as a map ({provider, name}); documents also show a bare model name.
   reader.either(['implementation', 'model'], ['map', 'string']);
@@ -174,14 +187,14 @@ function checkLlmPrompt(reader: FieldReader): void {
 
 function checkComposed(reader: FieldReader): void {
   if (reader.list(['implementation', 'composes'], { required: true, nonEmpty: true })) {
-    reader.stringList(['implementation', 'composes'], IDENTIFIER_RULE);
+    reader.stringList(['implementation', 'composes'], REFERENCE_ID);
   }
   reader.oneOf(['implementation', 'strategy'], ['parallel-consensus', 'sequential', 'custom']);
 }
 
 function checkCommand(reader: FieldReader): void {
-  reader.string(['implementation', 'pack'], { ...NAME, required: true });
-  reader.string(['implementation', 'command'], { ...NAME, required: true });
+  reader.string(['implementation', 'pack'], { ...TEXT, required: true });
+  reader.string(['implementation', 'command'], { ...TEXT, required: true });
 }
 
 /** Another agent as a skill: exactly one of a local `topology` or a remote `card_url`. */
@@ -192,10 +205,10 @@ function checkAgent(reader: FieldReader): void {
     const got = targets.length === 0 ? 'neither' : 'both';
     reader.error(['implementation'], `An agent implementation needs exactly one of topology or card_url, got ${got}`);
   }
-  reader.string(at('topology'), IDENTIFIER_RULE);
+  reader.string(at('topology'), REFERENCE_ID);
   reader.httpUrl(at('card_url'));
-  reader.string(at('skill_id'), NAME);
-  reader.string(at('credentials_ref'), NAME);
+  reader.string(at('skill_id'), TEXT);
+  reader.string(at('credentials_ref'), TEXT);
   reader.integer(at('timeout_s'), { min: 1 });
   reader.oneOf(at('on_unanswerable'), ['agent', 'relay', 'abort']);
   reader.integer(at('max_agent_answers'), { min: 0 });
@@ -203,11 +216,19 @@ function checkAgent(reader: FieldReader): void {
   reader.oneOf(at('effects'), ['read', 'write', 'unknown']);
 }
 
-/** The scopes a skill needs are what it asks permission for. */
-function readIam(reader: FieldReader): string[] {
+function readScopes(reader: FieldReader): string[] {
   if (!reader.map(['iam'])) return [];
   reader.onlyKeys(['iam'], ['required_scopes']);
   return reader.stringList(['iam', 'required_scopes'], SCOPE_RULE);
+}
+
+/** `permission:<name>` scopes, as permission names. */
+function scopePermissions(reader: FieldReader, scopes: readonly string[]): string[] {
+  const permissions = uniqueNames(
+    scopes.filter((scope) => scope.startsWith(PERMISSION_SCOPE)).map((scope) => scope.slice(PERMISSION_SCOPE.length)),
+  );
+  warnUnknownPermissions(reader, ['iam', 'required_scopes'], permissions);
+  return permissions;
 }
 
 function checkConstraints(reader: FieldReader): void {
@@ -227,7 +248,7 @@ function checkAudit(reader: FieldReader): void {
   reader.onlyKeys(['audit'], ['log_inputs', 'log_outputs', 'redact']);
   reader.oneOf(['audit', 'log_inputs'], LOG_LEVELS);
   reader.oneOf(['audit', 'log_outputs'], LOG_LEVELS);
-  reader.stringList(['audit', 'redact'], NAME);
+  reader.stringList(['audit', 'redact'], TEXT);
 }
 
 function readProvenance(reader: FieldReader): string | null {
@@ -247,8 +268,8 @@ function readProvenance(reader: FieldReader): string | null {
     pattern: /^>=\d+\.\d+\.\d+$/,
     patternHint: '">=X.Y.Z"',
   });
-  reader.string(['provenance', 'registry'], NAME);
-  reader.string(['provenance', 'vendor'], NAME);
+  reader.string(['provenance', 'registry'], TEXT);
+  reader.string(['provenance', 'vendor'], TEXT);
   return reader.string(['provenance', 'version'], { ...VERSION_RULE, required: true });
 }
 
@@ -259,34 +280,70 @@ function declaredTools(reader: FieldReader, description: string): DeclaredTool[]
 }
 
 /**
- * The MCP server an mcp_tool skill names, from the bundle's `workspace.yaml` when it carries one,
- * so the package it runs can be probed. Without it the skill is still valid, but nothing is probed.
+ * The server an mcp_tool skill calls, and its definition when a workspace file of the bundle has
+ * one, so that its launch can be checked. Without one the skill is still valid, but unverified.
  */
-function readWorkspaceServer(files: readonly SkillFile[], skill: FieldReader, problems: Problem[]): McpServerRef[] {
-  const serverId = skill.value(['implementation', 'server']);
-  if (typeof serverId !== 'string') return [];
-  const workspaceFile = files.find((file) => file.path === SWARMKIT_WORKSPACE_FILE);
-  if (!workspaceFile) {
-    const where = `not defined in the bundle (no ${SWARMKIT_WORKSPACE_FILE})`;
-    skill.warning(
-      ['implementation', 'server'],
-      `MCP server ${echo(serverId)} is ${where}, so its package cannot be checked`,
+function readServerUse(
+  files: readonly SkillFile[],
+  skill: FieldReader,
+  problems: Problem[],
+): { use: ServerUse; server: McpServerRef | null } | null {
+  const server = skill.value(['implementation', 'server']);
+  const tool = skill.value(['implementation', 'tool']);
+  if (typeof server !== 'string' || typeof tool !== 'string') return null;
+  const preset = skill.value(['implementation', 'arguments']);
+  const args = kindOf(preset) === 'map' ? (preset as Record<string, unknown>) : {};
+  const definition = findServerDefinition(files, skill, server, problems);
+  return { use: { server, tool, arguments: args, defined: definition !== null }, server: definition };
+}
+
+function findServerDefinition(
+  files: readonly SkillFile[],
+  skill: FieldReader,
+  serverId: string,
+  problems: Problem[],
+): McpServerRef | null {
+  const workspaces = workspaceFiles(files, skill.file);
+  for (const file of workspaces) {
+    const source = readYamlManifest(file, problems);
+    if (!source) return null;
+    const workspace = new FieldReader(source, problems);
+    const index = (workspace.list(['mcp_servers']) ?? []).findIndex(
+      (_, at) => workspace.value(['mcp_servers', at, 'id']) === serverId,
     );
-    return [];
+    if (index !== -1) return readMcpServer(workspace, ['mcp_servers', index], WORKSPACE_SERVER_SHAPE);
   }
-  const source = readYamlManifest(workspaceFile, problems);
-  if (!source) return [];
-  const workspace = new FieldReader(source, problems);
-  const index = (workspace.list(['mcp_servers']) ?? []).findIndex(
-    (_, at) => workspace.value(['mcp_servers', at, 'id']) === serverId,
+  const where =
+    workspaces.length === 0
+      ? `not defined in the bundle (no ${SWARMKIT_WORKSPACE_FILE})`
+      : `defined in none of ${workspaces.map((file) => file.path).join(', ')}`;
+  skill.warning(
+    ['implementation', 'server'],
+    `MCP server ${echo(serverId)} is ${where}, so its launch cannot be checked`,
   );
-  if (index === -1) {
-    skill.warning(
-      ['implementation', 'server'],
-      `${SWARMKIT_WORKSPACE_FILE} defines no MCP server ${echo(serverId)}, so its package cannot be checked`,
-    );
-    return [];
-  }
-  const server = readMcpServer(workspace, ['mcp_servers', index], WORKSPACE_SERVER_SHAPE);
-  return server ? [server] : [];
+  return null;
+}
+
+/**
+ * Workspace files in the order they are searched: SwarmKit's own place first (the skill file's
+ * folder, then each folder above it up to the bundle root), then any other one in the bundle,
+ * shallowest first, for skills shipped with their workspace in a subfolder.
+ */
+function workspaceFiles(files: readonly SkillFile[], manifestPath: string): SkillFile[] {
+  const workspaces = files.filter((file) => WORKSPACE_FILE_NAMES.includes(file.path.split('/').pop() as string));
+  const ownPlaces = foldersUp(manifestPath).flatMap((folder) =>
+    WORKSPACE_FILE_NAMES.map((name) => (folder === '' ? name : `${folder}/${name}`)),
+  );
+  const own = ownPlaces.flatMap((path) => workspaces.filter((file) => file.path === path));
+  const depth = (file: SkillFile) => file.path.split('/').length;
+  const others = workspaces
+    .filter((file) => !own.includes(file))
+    .sort((a, b) => depth(a) - depth(b) || (a.path < b.path ? -1 : 1));
+  return [...own, ...others];
+}
+
+/** The folder of `path`, then each folder above it, ending with the root (''). */
+function foldersUp(path: string): string[] {
+  const parts = path.split('/').slice(0, -1);
+  return parts.map((_, index) => parts.slice(0, parts.length - index).join('/')).concat('');
 }

@@ -69,13 +69,51 @@ describe('C1 manifest', () => {
     expect([report.score, report.status, report.requirementsMet.security_lint_pass]).toEqual([75, 'failed', false]);
   });
 
-  it('fails a skill that names no license, in the manifest or as a LICENSE file', () => {
+  it('shows a SwarmKit skill without a license as low, failing nothing: SwarmKit has no license field', () => {
     const report = certifyFiles(swarmkitFiles({ license: false }), { probes: [probe(SWARMKIT_PACKAGE)] });
 
-    expect(findingsOf(report, 'C1.license-missing').map(placeOf)).toEqual([
-      { rule: 'C1.license-missing', severity: 'high', file: 'skill.yaml', line: null },
+    const [finding] = findingsOf(report, 'C1.license-missing');
+    expect(finding && placeOf(finding)).toEqual({
+      rule: 'C1.license-missing',
+      severity: 'low',
+      file: 'skill.yaml',
+      line: null,
+    });
+    expect(finding?.message).toContain('SwarmKit skills have no licence field, so this fails nothing');
+    expect(finding?.fixHint).toContain('LICENSE file');
+    expect([report.checks.C1, report.requirementsMet.license_present]).toEqual(['warn', false]);
+  });
+
+  it('shows an Agent Skill without a license as low, failing nothing: the format makes it optional', () => {
+    const files = agentSkillFiles();
+    const unlicensed = { ...files, 'SKILL.md': String(files['SKILL.md']).replace('license: Apache-2.0\n', '') };
+    const report = certifyFiles(unlicensed, { rootFolder: AGENT_SKILL_FOLDER });
+
+    const [finding] = findingsOf(report, 'C1.license-missing');
+    expect(finding && placeOf(finding)).toEqual({
+      rule: 'C1.license-missing',
+      severity: 'low',
+      file: 'SKILL.md',
+      line: null,
+    });
+    expect(finding?.message).toContain('the Agent Skills format makes it optional');
+    expect([report.checks.C1, report.requirementsMet.license_present]).toEqual(['warn', false]);
+  });
+
+  it('counts a LICENSE file at the root as the license of a format without the field', () => {
+    const report = certifyFiles(swarmkitFiles(), { probes: [probe(SWARMKIT_PACKAGE)] });
+
+    expect(findingsOf(report, 'C1.license-missing')).toEqual([]);
+    expect(report.requirementsMet.license_present).toBe(true);
+  });
+
+  it("fails a Kazma manifest without a license, as Kazma's loader refuses it", () => {
+    const report = certifyFiles(kazmaFiles({ manifest: { license: undefined } }), { probes: kazmaProbes() });
+
+    expect(findingsOf(report, 'C1.manifest-error').map((finding) => [finding.severity, finding.message])).toEqual([
+      ['high', expect.stringContaining('license is required')],
     ]);
-    expect([report.status, report.requirementsMet.license_present]).toEqual(['failed', false]);
+    expect([report.status, report.requirementsMet.manifest_valid]).toEqual(['failed', false]);
   });
 
   it("holds a description under 20 characters back from standard (Kazma's description_complete)", () => {

@@ -10,7 +10,7 @@ import { manifestSha256 } from '@skillhub/signing';
 import type { Bundle } from '@skillhub/bundle';
 import type { NormalizedSkill, SkillFormat } from '@skillhub/skill-formats';
 import type { Check } from '../check';
-import { newFinding, type Finding } from '../finding';
+import { newFinding, type Finding, type Severity } from '../finding';
 import { KAZMA_PENALTIES, type ScoreDeduction } from '../kazma-score';
 
 /** Kazma's description_complete. */
@@ -125,28 +125,35 @@ function shortDescription(manifestPath: string): Finding {
   });
 }
 
-/** How each format may name its licence, for the message. */
-const LICENSE_PLACES: Readonly<Record<SkillFormat, { rule: string; where: string }>> = {
-  kazma: { rule: 'Kazma requires one', where: 'a `license` (an SPDX id such as MIT) in the manifest' },
+/** What a missing licence means in each format, and where the format lets one be named. */
+const LICENSE_RULES: Readonly<Record<SkillFormat, { severity: Severity; rule: string; where: string }>> = {
+  // Unreached while the parser refuses a Kazma manifest without one; kept so the record is total.
+  kazma: {
+    severity: 'high',
+    rule: 'Kazma requires one',
+    where: 'a `license` (an SPDX id such as MIT) to the manifest',
+  },
   swarmkit: {
+    severity: 'low',
     rule: 'SwarmKit skills have no licence field, so this fails nothing',
     where: 'a LICENSE file at the root of the bundle',
   },
   'agent-skill': {
+    severity: 'low',
     rule: 'the Agent Skills format makes it optional, so this fails nothing',
-    where: 'a `license` in the front matter of SKILL.md, or a LICENSE file at the root of the bundle',
+    where: 'a `license` to the front matter of SKILL.md, or a LICENSE file at the root of the bundle',
   },
 };
 
 function missingLicense(skill: NormalizedSkill): Finding {
-  const place = LICENSE_PLACES[skill.format];
+  const { severity, rule, where } = LICENSE_RULES[skill.format];
   return newFinding({
     check: 'C1',
     code: 'license-missing',
-    severity: skill.format === 'kazma' ? 'high' : 'low',
+    severity,
     file: skill.manifestPath,
-    message: `The skill names no license: the manifest has none and the bundle's root holds no LICENSE or COPYING file (${place.rule}).`,
-    fixHint: `Say under which terms the skill may be used: add ${place.where}.`,
+    message: `The skill names no license: the manifest has none and the bundle's root holds no LICENSE or COPYING file (${rule}).`,
+    fixHint: `Say under which terms the skill may be used: add ${where}.`,
   });
 }
 

@@ -23,15 +23,13 @@ export const provenanceCheck: Check = {
     const found = probedPackages(input, skill).flatMap(({ probe, file, line }) =>
       probe.outcome === 'found' && probe.version !== null ? [{ probe, version: probe.version, file, line }] : [],
     );
-    const provenance = found.map(
-      ({ probe, version }): PackageProvenance => ({
-        registry: probe.registry,
-        name: probe.name,
-        version,
-        repository: probe.provenance.repository,
-        attestation: probe.provenance.attestation,
-      }),
-    );
+    const provenance = found.map(({ probe, version }): PackageProvenance => ({
+      registry: probe.registry,
+      name: probe.name,
+      version,
+      repository: probe.provenance.repository,
+      attestation: probe.provenance.attestation,
+    }));
     const findings = found.map(({ probe, file, line }) =>
       newFinding({
         check: 'C9',

@@ -2,7 +2,8 @@
  * A local npm and a local PyPI for tests: real HTTP servers on 127.0.0.1 answering from fixtures
  * like the real registries do, with scripted failures per path (429 with `Retry-After`, 5xx,
  * slow or malformed answers, redirects), ETag / 304 support, a log of every request and the most
- * requests ever in flight at once.
+ * requests ever in flight at once. The npm side also serves tarballs (see packed-packages.ts), so
+ * `npm install --registry=<fake>` works against it.
  */
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -40,7 +41,7 @@ export interface FakeRequest {
 
 interface Answer {
   status: number;
-  body: string;
+  body: string | Buffer;
   headers: Record<string, string>;
   chunked?: boolean;
 }
@@ -51,8 +52,30 @@ const json = (status: number, value: unknown): Answer => ({
   headers: { 'content-type': 'application/json' },
 });
 
-/** An npm-like registry: `GET /<name>` (scoped `@scope%2fname`) and `GET /<name>/<version-or-tag>`. */
-function npmAnswer(packuments: ReadonlyMap<string, NpmPackument>, path: string): Answer {
+/**
+ * A JSON answer whose path-only `dist.tarball` values point at `baseUrl`, as a registry names its own
+ * tarballs (the fixtures cannot know the port).
+ */
+const npmJson = (status: number, value: unknown, baseUrl: string): Answer => ({
+  status,
+  body: JSON.stringify(value, (key, field: unknown) =>
+    key === 'tarball' && typeof field === 'string' && field.startsWith('/') ? `${baseUrl}${field}` : field,
+  ),
+  headers: { 'content-type': 'application/json' },
+});
+
+/**
+ * An npm-like registry: `GET /<name>` (scoped `@scope%2fname`), `GET /<name>/<version-or-tag>`, and the
+ * tarballs at the paths the fixtures name.
+ */
+function npmAnswer(
+  packuments: ReadonlyMap<string, NpmPackument>,
+  tarballs: Readonly<Record<string, Buffer>>,
+  baseUrl: () => string,
+  path: string,
+): Answer {
+  const tarball = Object.hasOwn(tarballs, path) ? tarballs[path] : undefined;
+  if (tarball) return { status: 200, body: tarball, headers: { 'content-type': 'application/octet-stream' } };
   const segments = path.slice(1).split('/');
   if (segments.length > 2) return json(404, { error: 'Not found' });
   let name: string;
@@ -64,11 +87,11 @@ function npmAnswer(packuments: ReadonlyMap<string, NpmPackument>, path: string):
   }
   const packument = packuments.get(name);
   if (!packument) return json(404, { error: 'Not found' });
-  if (version === undefined) return json(200, packument);
+  if (version === undefined) return npmJson(200, packument, baseUrl());
   const resolved = packument['dist-tags']?.[version] ?? version;
   const document =
     packument.versions && Object.hasOwn(packument.versions, resolved) ? packument.versions[resolved] : null;
-  return document ? json(200, document) : json(404, `version not found: ${version}`);
+  return document ? npmJson(200, document, baseUrl()) : json(404, `version not found: ${version}`);
 }
 
 /** A PyPI-like JSON API: `GET /pypi/<name>/json` and `GET /pypi/<name>/<version>/json`, normalized names only. */
@@ -102,11 +125,13 @@ export class FakeRegistryServer {
     kind: FakeRegistryKind,
     fixtures: RegistryFixtures = REGISTRY_FIXTURES,
   ): Promise<FakeRegistryServer> {
-    const answer =
-      kind === 'npm'
-        ? npmAnswer.bind(null, new Map(fixtures.npm.map((packument) => [packument.name, packument])))
-        : pypiAnswer.bind(null, new Map(fixtures.pypi.map((project) => [project.name, project])));
     const server = createServer();
+    const packuments = new Map(fixtures.npm.map((packument) => [packument.name, packument]));
+    const projects = new Map(fixtures.pypi.map((project) => [project.name, project]));
+    const answer = (path: string): Answer =>
+      kind === 'npm'
+        ? npmAnswer(packuments, fixtures.tarballs ?? {}, () => fake.baseUrl, path)
+        : pypiAnswer(projects, path);
     const fake = new FakeRegistryServer(server, answer);
     server.on('request', (request, response) => fake.handle(request, response));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -99,6 +99,8 @@ export interface PypiProject {
 export interface RegistryFixtures {
   npm: NpmPackument[];
   pypi: PypiProject[];
+  /** npm tarballs by request path (`/<name>/-/<file>.tgz`); a `dist.tarball` that is a path is served from here. */
+  tarballs?: Record<string, Buffer>;
 }
 
 const digest = (algorithm: string, text: string, encoding: 'hex' | 'base64'): string =>

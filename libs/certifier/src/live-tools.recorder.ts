@@ -1,0 +1,125 @@
+/**
+ * C13's evidence: each MCP server whose launch C15 accepted and pinned is started in the sandbox
+ * and its tools, prompts and resources are listed (libs/live-probe). A pinned npm release
+ * installs from the content-addressed package cache with its registry integrity checked; a file
+ * of the bundle runs from the bundle, extracted read-only. PyPI and remote servers are not
+ * started: C13 says why they stay unrecorded.
+ */
+import { resolve, join } from 'node:path';
+import type { Logger } from '@nestjs/common';
+import type { Bundle } from '@skillhub/bundle';
+import type { LaunchVerdictOf, LiveServerProbe, ProbeResult } from '@skillhub/certification';
+import type { HubConfig } from '@skillhub/config';
+import { extractBundle, probeLiveServer, type ExtractedBundle, type LiveProbeTarget } from '@skillhub/live-probe';
+import { PackageCache } from '@skillhub/package-cache';
+import { sandboxAvailable } from '@skillhub/sandbox';
+
+/** A listed server gives the same answer for the same release, arguments and environment. */
+const MAX_REMEMBERED = 256;
+
+export interface LiveToolsRecorderOptions {
+  packageCache: PackageCache;
+  timeoutMs: number;
+}
+
+export class LiveToolsRecorder {
+  private readonly listed = new Map<string, LiveServerProbe>();
+
+  constructor(private readonly options: LiveToolsRecorderOptions) {}
+
+  /** One probe per server it could start, in declaration order; never throws. */
+  async record(
+    launches: readonly LaunchVerdictOf[],
+    bundle: Bundle,
+    probes: readonly ProbeResult[],
+  ): Promise<LiveServerProbe[]> {
+    let extracted: ExtractedBundle | null = null;
+    const results: LiveServerProbe[] = [];
+    try {
+      for (const { server, spec, pinned } of launches) {
+        if (!spec || !pinned) continue;
+        if (spec.kind === 'npm') {
+          const found = probes.find(
+            (p) =>
+              p.registry === 'npm' &&
+              p.name === spec.package.name &&
+              p.version === spec.package.version &&
+              p.outcome === 'found' &&
+              p.integrity !== null,
+          );
+          if (!found?.integrity) {
+            results.push(notProbed(server.name, 'its npm release was not found with an integrity digest (see C8)'));
+            continue;
+          }
+          const target: LiveProbeTarget = {
+            kind: 'npm',
+            server: server.name,
+            name: spec.package.name,
+            version: spec.package.version,
+            integrity: found.integrity,
+            args: spec.args,
+            env: server.env,
+          };
+          results.push(await this.probe(target, true));
+        } else if (spec.kind === 'bundle-file') {
+          extracted ??= await extractBundle(bundle);
+          const target: LiveProbeTarget = {
+            kind: 'bundle-file',
+            server: server.name,
+            interpreter: spec.interpreter === 'python' ? 'python3' : spec.interpreter,
+            file: join(extracted.dir, spec.file),
+            bundleDir: extracted.dir,
+            args: spec.args,
+            env: server.env,
+          };
+          results.push(await this.probe(target, false));
+        }
+      }
+    } finally {
+      await extracted?.remove();
+    }
+    return results;
+  }
+
+  /** Listed npm releases are remembered; a failure may be the machine's (a timeout), so it is tried again next time. */
+  private async probe(target: LiveProbeTarget, remember: boolean): Promise<LiveServerProbe> {
+    const key = remember ? JSON.stringify(target) : null;
+    const known = key === null ? undefined : this.listed.get(key);
+    if (known) return known;
+    const probe = await probeLiveServer(target, {
+      packageCache: this.options.packageCache,
+      timeoutMs: this.options.timeoutMs,
+    });
+    if (key !== null && probe.outcome === 'listed') {
+      if (this.listed.size >= MAX_REMEMBERED) this.listed.delete(this.listed.keys().next().value as string);
+      this.listed.set(key, probe);
+    }
+    return probe;
+  }
+}
+
+function notProbed(server: string, detail: string): LiveServerProbe {
+  return { server, outcome: 'not-probed', detail, tools: [], prompts: [], resources: [] };
+}
+
+/** The worker's recorder, or null when LIVE_PROBE is off; a missing sandbox is said loudly at start. */
+export async function liveToolsRecorder(
+  config: HubConfig,
+  logger: Pick<Logger, 'warn' | 'log'>,
+): Promise<LiveToolsRecorder | null> {
+  if (!config.LIVE_PROBE) {
+    logger.warn('LIVE_PROBE is off: no MCP server is started at certification, so no skill with one reaches standard');
+    return null;
+  }
+  const sandbox = await sandboxAvailable();
+  if (!sandbox.ok) {
+    logger.warn(
+      `no sandbox (${sandbox.reason}): MCP servers are not started at certification, so no skill with one reaches standard; install bubblewrap`,
+    );
+  }
+  const root = resolve(config.PACKAGE_CACHE_DIR ?? join(config.HUB_DATA_DIR, 'package-cache'));
+  return new LiveToolsRecorder({
+    packageCache: new PackageCache({ root, registry: config.NPM_REGISTRY_URL }),
+    timeoutMs: config.LIVE_PROBE_TIMEOUT_MS,
+  });
+}

@@ -1,0 +1,359 @@
+/**
+ * A content-addressed cache of npm packages for exact `{name, version, integrity}` references, shared
+ * by the certifier's live probe and the agent runtime. An entry is installed once, with its
+ * dependencies and with install scripts off, by npm's own CLI (which checks every tarball's bytes
+ * against the registry's integrity); the top-level package's integrity must be the pinned one. Every
+ * file of the entry is recorded, and each later `install()` re-verifies the tree and refuses it when
+ * anything changed, without touching the network.
+ *
+ * Layout under `root`: `entries/<key>/` (one per exact reference: `package.json`, the lock npm wrote,
+ * `node_modules/…` and the record `.skillhub-entry.json`), `_staging/` (installs in progress, renamed
+ * into place when complete, so an entry is never half there), `_npm-cache/` (npm's own tarball cache),
+ * `_home/` and `_npmrc-*` (npm never reads the host's configuration: an empty user and global config, and
+ * no `npm_config_*` variable reaches it).
+ */
+import { spawn } from 'node:child_process';
+import { access, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join, posix } from 'node:path';
+import {
+  PackageCacheConfigError,
+  PackageInstallFailedError,
+  PackageIntegrityMismatchError,
+  PackageNoBinError,
+  PackageTamperedError,
+} from './package-cache.errors';
+import { assertPackageSpec, packageEntryKey, packageLabel, type PackageSpec } from './package-spec';
+import { recordTree, treeChanges, type TreeFiles } from './package-tree';
+
+export interface PackageCacheOptions {
+  /** An absolute folder the cache owns. */
+  root: string;
+  /** The registry npm installs from (`https://registry.npmjs.org`, or a mirror). */
+  registry: string;
+  /** npm's CLI, looked up in a PATH that starts with this Node's folder. Default `npm`. */
+  npm?: string;
+  /** How long one npm install may take. Default 120 s. */
+  installTimeoutMs?: number;
+  /** Variables npm needs on this host (an HTTPS proxy, extra CA certificates); never `npm_config_*`. */
+  npmEnv?: Record<string, string>;
+}
+
+export interface InstalledPackage {
+  name: string;
+  version: string;
+  integrity: string;
+  /** The entry folder: mount it whole, since Node resolves dependencies upwards from the package. */
+  entryDir: string;
+  /** `<entryDir>/node_modules/<name>`. */
+  packageDir: string;
+  /** The package's program, an absolute path inside `packageDir`. */
+  bin: string;
+  /** SHA-256 over every file of the entry (see package-tree.ts). */
+  treeDigest: string;
+  /** True when the entry was already there (and verified), false when this call installed it. */
+  fromCache: boolean;
+}
+
+/** What the cache writes beside an entry's files; the key of the entry folder is derived from the spec. */
+interface EntryRecord {
+  format: 1;
+  name: string;
+  version: string;
+  integrity: string;
+  /** Relative to the entry folder. */
+  bin: string;
+  treeDigest: string;
+  files: TreeFiles;
+}
+
+const ENTRY_RECORD = '.skillhub-entry.json';
+const DEFAULT_INSTALL_TIMEOUT_MS = 120_000;
+const STDERR_KEPT_BYTES = 16 * 1024;
+
+export class PackageCache {
+  private readonly inFlight = new Map<string, Promise<InstalledPackage>>();
+  private readonly root: string;
+  private readonly registry: string;
+
+  /** @throws PackageCacheConfigError for a relative root, a registry that is not http(s), or npm config in `npmEnv`. */
+  constructor(private readonly options: PackageCacheOptions) {
+    if (!isAbsolute(options.root)) throw new PackageCacheConfigError(`the cache root ${options.root} is not absolute`);
+    let registry: URL;
+    try {
+      registry = new URL(options.registry);
+    } catch {
+      throw new PackageCacheConfigError(`the registry ${options.registry} is not a URL`);
+    }
+    if (registry.protocol !== 'https:' && registry.protocol !== 'http:') {
+      throw new PackageCacheConfigError(`the registry ${options.registry} is not an http(s) URL`);
+    }
+    const npmConfig = Object.keys(options.npmEnv ?? {}).filter((name) => /^npm_config_/i.test(name));
+    if (npmConfig.length > 0) {
+      throw new PackageCacheConfigError(`npmEnv may not configure npm (${npmConfig.join(', ')}); use the options`);
+    }
+    this.root = options.root;
+    this.registry = registry.href;
+  }
+
+  /**
+   * The verified entry for `spec`, installed first when it is not cached. Concurrent calls for one
+   * spec share one install.
+   *
+   * @throws InvalidPackageSpecError, PackageInstallFailedError, PackageIntegrityMismatchError,
+   *   PackageTamperedError, PackageNoBinError
+   */
+  async install(spec: PackageSpec): Promise<InstalledPackage> {
+    assertPackageSpec(spec);
+    const key = packageEntryKey(spec);
+    let pending = this.inFlight.get(key);
+    if (!pending) {
+      pending = this.installOnce(spec, key).finally(() => this.inFlight.delete(key));
+      this.inFlight.set(key, pending);
+    }
+    return pending;
+  }
+
+  private async installOnce(spec: PackageSpec, key: string): Promise<InstalledPackage> {
+    const entryDir = join(this.root, 'entries', key);
+    const cached = await readRecord(entryDir, spec);
+    if (cached) return verifiedEntry(entryDir, spec, cached);
+
+    await mkdir(join(this.root, '_staging'), { recursive: true });
+    const staging = await mkdtemp(join(this.root, '_staging', `${key.slice(0, 16)}-`));
+    try {
+      const record = await this.installInto(staging, spec);
+      await writeFile(join(staging, ENTRY_RECORD), JSON.stringify(record));
+      await mkdir(join(this.root, 'entries'), { recursive: true });
+      try {
+        await rename(staging, entryDir);
+      } catch (error) {
+        // Another process finished the same entry first: use (and verify) that one.
+        if (!['EEXIST', 'ENOTEMPTY'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
+        const theirs = await readRecord(entryDir, spec);
+        if (!theirs) throw error;
+        return verifiedEntry(entryDir, spec, theirs);
+      }
+      return installedPackage(entryDir, spec, record, false);
+    } finally {
+      await rm(staging, { recursive: true, force: true });
+    }
+  }
+
+  private async installInto(staging: string, spec: PackageSpec): Promise<EntryRecord> {
+    const what = packageLabel(spec);
+    const manifest = {
+      name: 'skillhub-package-cache-entry',
+      version: '0.0.0',
+      private: true,
+      dependencies: { [spec.name]: spec.version },
+    };
+    await writeFile(join(staging, 'package.json'), JSON.stringify(manifest));
+    await this.runNpm(staging, what);
+
+    const locked = await readLockedPackage(staging, spec.name);
+    if (locked?.version !== spec.version) {
+      throw new PackageInstallFailedError(
+        `npm installed ${spec.name}@${locked?.version ?? 'nothing'}, not ${spec.version}`,
+      );
+    }
+    if (locked.integrity !== spec.integrity)
+      throw new PackageIntegrityMismatchError(spec.integrity, locked.integrity ?? null, what);
+
+    const packageDir = join('node_modules', spec.name);
+    const bin = posix.join(packageDir, await binOf(join(staging, packageDir), spec));
+    const tree = await recordTree(staging, new Set([ENTRY_RECORD]));
+    if (tree.strays.length > 0) {
+      throw new PackageInstallFailedError(
+        `${what} installed entries that are not regular files: ${tree.strays.slice(0, 5).join(', ')}`,
+      );
+    }
+    if (!Object.hasOwn(tree.files, bin))
+      throw new PackageNoBinError(`${what} names ${bin} as its program, but has no such file`);
+    return {
+      format: 1,
+      name: spec.name,
+      version: spec.version,
+      integrity: spec.integrity,
+      bin,
+      treeDigest: tree.digest,
+      files: tree.files,
+    };
+  }
+
+  private async runNpm(cwd: string, what: string): Promise<void> {
+    const userConfig = join(this.root, '_npmrc-user');
+    const globalConfig = join(this.root, '_npmrc-global');
+    const args = [
+      'install',
+      '--ignore-scripts',
+      '--no-audit',
+      '--no-fund',
+      '--no-bin-links',
+      '--no-update-notifier',
+      '--omit=dev',
+      '--loglevel=error',
+      `--registry=${this.registry}`,
+      `--cache=${join(this.root, '_npm-cache')}`,
+      `--userconfig=${userConfig}`,
+      `--globalconfig=${globalConfig}`,
+    ];
+    const env = {
+      // npm's shebang runs `node`: this process's own comes first.
+      PATH: `${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`,
+      HOME: join(this.root, '_home'),
+      ...this.options.npmEnv,
+    };
+    const timeoutMs = this.options.installTimeoutMs ?? DEFAULT_INSTALL_TIMEOUT_MS;
+    // npm refuses one file as both; each stays empty (appending nothing creates it when missing).
+    await writeFile(userConfig, '', { flag: 'a' });
+    await writeFile(globalConfig, '', { flag: 'a' });
+    await mkdir(env.HOME, { recursive: true });
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(this.options.npm ?? 'npm', args, {
+        cwd,
+        env,
+        stdio: ['ignore', 'ignore', 'pipe'],
+        detached: true,
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_KEPT_BYTES);
+      });
+      const timer = setTimeout(() => {
+        // npm runs in its own process group: take whatever it started down with it.
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+        reject(new PackageInstallFailedError(`npm did not install ${what} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      child.once('error', (error) => {
+        clearTimeout(timer);
+        reject(new PackageInstallFailedError(`npm could not be started: ${error.message}`));
+      });
+      child.once('close', (code) => {
+        clearTimeout(timer);
+        if (code === 0) resolve();
+        else
+          reject(
+            new PackageInstallFailedError(`npm could not install ${what}: ${npmErrors(stderr) || `exit code ${code}`}`),
+          );
+      });
+    });
+  }
+}
+
+/** The record of a complete entry, or null when there is none. A record for another spec is tampering. */
+const readRecord = async (entryDir: string, spec: PackageSpec): Promise<EntryRecord | null> => {
+  let text: string;
+  try {
+    text = await readFile(join(entryDir, ENTRY_RECORD), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    // An entry appears only by renaming a complete install into place, so a folder without its record was changed.
+    if (await exists(entryDir)) throw new PackageTamperedError(packageLabel(spec), [`${ENTRY_RECORD} was removed`]);
+    return null;
+  }
+  let record: EntryRecord;
+  try {
+    record = JSON.parse(text) as EntryRecord;
+  } catch {
+    throw new PackageTamperedError(packageLabel(spec), [`${ENTRY_RECORD} is not JSON`]);
+  }
+  const same =
+    record?.format === 1 &&
+    record.name === spec.name &&
+    record.version === spec.version &&
+    record.integrity === spec.integrity &&
+    typeof record.bin === 'string' &&
+    typeof record.files === 'object' &&
+    record.files !== null;
+  if (!same) throw new PackageTamperedError(packageLabel(spec), [`${ENTRY_RECORD} does not describe this package`]);
+  return record;
+};
+
+const verifiedEntry = async (entryDir: string, spec: PackageSpec, record: EntryRecord): Promise<InstalledPackage> => {
+  const found = await recordTree(entryDir, new Set([ENTRY_RECORD]));
+  const changes = treeChanges(record.files, found);
+  if (found.digest !== record.treeDigest && changes.length === 0)
+    changes.push('the tree digest differs from its record');
+  if (!Object.hasOwn(record.files, record.bin)) changes.push(`the program ${record.bin} is not one of its files`);
+  if (changes.length > 0) throw new PackageTamperedError(packageLabel(spec), changes);
+  return installedPackage(entryDir, spec, record, true);
+};
+
+const installedPackage = (
+  entryDir: string,
+  spec: PackageSpec,
+  record: EntryRecord,
+  fromCache: boolean,
+): InstalledPackage => ({
+  name: spec.name,
+  version: spec.version,
+  integrity: spec.integrity,
+  entryDir,
+  packageDir: join(entryDir, 'node_modules', spec.name),
+  bin: join(entryDir, record.bin),
+  treeDigest: record.treeDigest,
+  fromCache,
+});
+
+/** What npm recorded for the top-level package in its hidden lockfile. */
+const readLockedPackage = async (
+  staging: string,
+  name: string,
+): Promise<{ version?: string; integrity?: string } | undefined> => {
+  try {
+    const lock = JSON.parse(await readFile(join(staging, 'node_modules', '.package-lock.json'), 'utf8')) as {
+      packages?: Record<string, { version?: string; integrity?: string }>;
+    };
+    return lock.packages?.[`node_modules/${name}`];
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * The package's program, relative to its folder: its only `bin`, or the one named after its unscoped
+ * name. A path that leaves the package is refused.
+ */
+const binOf = async (packageDir: string, spec: PackageSpec): Promise<string> => {
+  const what = packageLabel(spec);
+  const manifest = JSON.parse(await readFile(join(packageDir, 'package.json'), 'utf8')) as { bin?: unknown };
+  const unscoped = spec.name.slice(spec.name.indexOf('/') + 1);
+  let bin: unknown;
+  if (typeof manifest.bin === 'string') bin = manifest.bin;
+  else if (manifest.bin && typeof manifest.bin === 'object') {
+    const entries = Object.entries(manifest.bin as Record<string, unknown>);
+    bin = entries.length === 1 ? entries[0]?.[1] : (manifest.bin as Record<string, unknown>)[unscoped];
+    if (bin === undefined && entries.length > 1) {
+      throw new PackageNoBinError(`${what} has ${entries.length} programs and none is named ${unscoped}`);
+    }
+  }
+  if (typeof bin !== 'string' || bin === '')
+    throw new PackageNoBinError(`${what} has no program (no "bin" in its package.json)`);
+  const path = posix.normalize(bin.replace(/^\.\//, ''));
+  if (path.startsWith('../') || path === '..' || posix.isAbsolute(path) || path.includes('\0')) {
+    throw new PackageNoBinError(`${what} names a program outside its folder: ${bin}`);
+  }
+  return path;
+};
+
+const exists = (path: string): Promise<boolean> =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
+
+/**
+ * npm's own error lines (`npm error …`, or `npm ERR! …` before npm 10) without the log file pointer;
+ * the last lines of its output when it printed none.
+ */
+const npmErrors = (stderr: string): string => {
+  const lines = stderr
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+  const errors = lines
+    .filter((line) => /^npm (error|ERR!)/.test(line) && !/A complete log of this run/.test(line))
+    .map((line) => line.replace(/^npm (error|ERR!)\s*/, ''))
+    .filter((line) => line !== '');
+  return (errors.length > 0 ? errors.slice(0, 5) : lines.slice(-3)).join('; ');
+};

@@ -1,0 +1,325 @@
+/**
+ * Real processes under bubblewrap: what a hostile program inside can and cannot reach. Each program
+ * is a Node script that reports what it found as JSON on stdout.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { syntheticMcpServerScript } from '@skillhub/package-probe/testing';
+import { nodeInSandbox, runSandboxed, sandboxAvailable, sandboxedCommand, spawnSandboxed } from './sandbox-launcher';
+import { DEFAULT_SANDBOX_LIMITS, type SandboxPolicy } from './sandbox-policy';
+import { SandboxStdioTransport } from './sandbox-stdio.transport';
+
+const node = nodeInSandbox();
+
+const basePolicy = (overrides: Partial<SandboxPolicy> = {}): SandboxPolicy => ({
+  network: false,
+  readOnly: node.mounts,
+  tmpfs: [],
+  env: {},
+  cwd: '/',
+  limits: DEFAULT_SANDBOX_LIMITS,
+  ...overrides,
+});
+
+/** Runs a Node script in the sandbox and parses the JSON it prints. */
+const probe = async <T>(policy: SandboxPolicy, script: string): Promise<T> => {
+  const result = await runSandboxed(policy, [node.path, '-e', script], { timeoutMs: 20_000 });
+  if (result.code !== 0) throw new Error(`the script failed (${result.code}): ${result.stderr}`);
+  return JSON.parse(result.stdout) as T;
+};
+
+/** Every process whose command line mentions `marker`, on the host. */
+const hostProcessesWith = async (marker: string): Promise<string[]> => {
+  const found: string[] = [];
+  for (const pid of (await readdir('/proc')).filter((name) => /^\d+$/.test(name))) {
+    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+    if (cmdline.includes(marker) && Number(pid) !== process.pid) found.push(`${pid}: ${cmdline}`);
+  }
+  return found;
+};
+
+describe('the sandbox', () => {
+  let work: string;
+
+  beforeAll(async () => {
+    const availability = await sandboxAvailable();
+    if (!availability.ok) throw new Error(`these specs need bubblewrap: ${availability.reason}`);
+    work = await mkdtemp(join(tmpdir(), 'sandbox-spec-'));
+  });
+  afterAll(() => rm(work, { recursive: true, force: true }));
+
+  it('has no network: neither the host loopback nor the internet answers', async () => {
+    let accepted = 0;
+    const server: Server = createServer((socket) => {
+      accepted++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    try {
+      const found = await probe<Record<string, string>>(
+        basePolicy(),
+        `const net = require('net');
+         const attempt = (host, port) => new Promise((resolve) => {
+           const socket = net.connect({ host, port, timeout: 3000 });
+           socket.on('connect', () => { socket.destroy(); resolve('connected'); });
+           socket.on('timeout', () => { socket.destroy(); resolve('timeout'); });
+           socket.on('error', (error) => resolve(error.code));
+         });
+         Promise.all([attempt('127.0.0.1', ${port}), attempt('1.1.1.1', 53), require('dns').promises.lookup('registry.npmjs.org').then(() => 'resolved', (e) => e.code)])
+           .then(([loopback, internet, dns]) => console.log(JSON.stringify({ loopback, internet, dns })));`,
+      );
+
+      expect(found.loopback).toBe('ECONNREFUSED');
+      expect(found.internet).toMatch(/^(ENETUNREACH|EHOSTUNREACH|EACCES|timeout)$/);
+      expect(found.dns).toMatch(/^(ENOTFOUND|EAI_AGAIN)$/);
+      expect(accepted).toBe(0);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it("never shows the caller's environment: not in env, not in any /proc/*/environ, and /proc/$PPID does not exist", async () => {
+    const secret = `planted-${randomBytes(12).toString('hex')}`;
+    process.env.SANDBOX_SPEC_SECRET = secret;
+    try {
+      const script = `const fs = require('fs');
+        const pids = fs.readdirSync('/proc').filter((name) => /^\\d+$/.test(name));
+        const seen = [JSON.stringify(process.env)];
+        for (const pid of [...pids, 'self', 'thread-self']) {
+          for (const file of ['environ', 'cmdline']) {
+            try { seen.push(fs.readFileSync('/proc/' + pid + '/' + file, 'latin1')); } catch {}
+          }
+        }
+        let ppidEnviron = 'readable';
+        try { fs.readFileSync('/proc/' + process.ppid + '/environ'); } catch (error) { ppidEnviron = error.code; }
+        console.log(JSON.stringify({ pids, ppid: process.ppid, ppidEnviron, seen }));`;
+      // The way the MCP SDK spawns it: with whatever environment the spawner passes (here, all of ours).
+      const { command, args } = sandboxedCommand(basePolicy(), [node.path, '-e', script]);
+      const child = spawn(command, args, { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+
+      expect(code).toBe(0);
+      const found = JSON.parse(stdout) as { pids: string[]; ppid: number; ppidEnviron: string; seen: string[] };
+      // The program is alone in its pid namespace; its parent is outside it, so /proc/$PPID does not exist.
+      expect(found.pids).toEqual(['1']);
+      expect(found.ppid).toBe(0);
+      expect(found.ppidEnviron).toBe('ENOENT');
+      // Everything it could read: its env, and the environ and cmdline of every process it can see.
+      expect(found.seen.length).toBeGreaterThanOrEqual(3);
+      expect(stdout).not.toContain(secret);
+      expect(stdout).not.toContain('SANDBOX_SPEC_SECRET');
+    } finally {
+      delete process.env.SANDBOX_SPEC_SECRET;
+    }
+  });
+
+  it("never puts a value of the program's environment in the host's process list", async () => {
+    const token = `token-${randomBytes(12).toString('hex')}`;
+    const sandboxed = spawnSandboxed(basePolicy({ env: { API_TOKEN: token } }), [
+      node.path,
+      '-e',
+      'console.log(process.env.API_TOKEN ? "has it" : "missing"); setInterval(() => {}, 1000)',
+    ]);
+    const said = await new Promise<string>((resolve) =>
+      sandboxed.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString())),
+    );
+    const listed = await hostProcessesWith(token);
+    sandboxed.kill();
+    await sandboxed.exited;
+
+    expect(said.trim()).toBe('has it');
+    expect(listed).toEqual([]);
+  });
+
+  it('sets exactly the policy environment', async () => {
+    const env = await probe<Record<string, string>>(
+      basePolicy({ env: { TOKEN: 'given' } }),
+      'console.log(JSON.stringify(process.env))',
+    );
+
+    // PWD is bwrap's, from --chdir.
+    expect(env).toEqual({ HOME: '/home/sandbox', PATH: '/usr/local/bin:/usr/bin:/bin', PWD: '/', TOKEN: 'given' });
+  });
+
+  it('is read-only except its tmpfs folders, and a mounted package folder stays read-only', async () => {
+    const pkg = join(work, 'pkg');
+    await writeFile(join(work, 'marker'), 'x');
+    await rm(pkg, { recursive: true, force: true });
+    await mkdir(pkg);
+    await writeFile(join(pkg, 'index.js'), 'original');
+    const policy = basePolicy({
+      readOnly: [...node.mounts, { source: pkg, target: '/opt/pkg' }],
+      tmpfs: ['/data/allowed'],
+    });
+
+    const found = await probe<Record<string, string>>(
+      policy,
+      `const fs = require('fs');
+       const tryWrite = (path) => { try { fs.writeFileSync(path, 'changed'); return 'written'; } catch (e) { return e.code; } };
+       console.log(JSON.stringify({
+         root: tryWrite('/new-file'), usr: tryWrite('/usr/bin/new-file'), pkg: tryWrite('/opt/pkg/index.js'),
+         pkgNew: tryWrite('/opt/pkg/new.js'), tmp: tryWrite('/tmp/x'), home: tryWrite(process.env.HOME + '/x'),
+         data: tryWrite('/data/allowed/x'), dataParent: tryWrite('/data/x'), dev: tryWrite('/dev/x'),
+         shm: tryWrite('/dev/shm/x'), devNull: tryWrite('/dev/null'), etc: fs.existsSync('/etc/passwd') ? 'present' : 'absent',
+         host: fs.existsSync(${JSON.stringify(join(work, 'marker'))}) ? 'present' : 'absent',
+       }));`,
+    );
+
+    expect(found).toEqual({
+      root: 'EROFS',
+      dataParent: 'EROFS',
+      dev: 'EROFS',
+      shm: 'written',
+      devNull: 'written',
+      usr: 'EROFS',
+      pkg: 'EROFS',
+      pkgNew: 'EROFS',
+      tmp: 'written',
+      home: 'written',
+      data: 'written',
+      etc: 'absent',
+      host: 'absent',
+    });
+    expect(await readFile(join(pkg, 'index.js'), 'utf8')).toBe('original');
+    expect(await readdir(pkg)).toEqual(['index.js']);
+  });
+
+  it('kills a busy loop when its CPU time is spent', async () => {
+    const started = Date.now();
+    const result = await runSandboxed(
+      basePolicy({ limits: { ...DEFAULT_SANDBOX_LIMITS, cpuSeconds: 1 } }),
+      [node.path, '-e', 'for (;;) {}'],
+      { timeoutMs: 30_000 },
+    );
+
+    expect(result).toMatchObject({ signal: 'SIGKILL', timedOut: false });
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+
+  it('kills a program that outlives the wall-clock timeout', async () => {
+    const started = Date.now();
+    const result = await runSandboxed(basePolicy(), [node.path, '-e', 'setTimeout(() => {}, 60_000)'], {
+      timeoutMs: 500,
+    });
+
+    expect(result).toMatchObject({ timedOut: true, signal: 'SIGKILL' });
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('stops a memory hog, on the heap and in Buffers outside it', async () => {
+    const limits = { ...DEFAULT_SANDBOX_LIMITS, memoryBytes: 256 * 1024 * 1024 };
+    const buffers = await runSandboxed(
+      basePolicy({ limits }),
+      [node.path, '-e', 'const kept = []; for (;;) kept.push(Buffer.alloc(16 << 20, 1));'],
+      { timeoutMs: 30_000 },
+    );
+    const heap = await runSandboxed(
+      basePolicy({ limits, env: { NODE_OPTIONS: '--max-old-space-size=192' } }),
+      [node.path, '-e', 'const kept = []; for (;;) kept.push(new Array(1e5).fill(Math.random()));'],
+      { timeoutMs: 30_000 },
+    );
+
+    expect(buffers.timedOut).toBe(false);
+    expect(buffers.code).not.toBe(0);
+    expect(buffers.stderr).toMatch(/RangeError|out of memory|Cannot allocate/i);
+    expect(heap.timedOut).toBe(false);
+    expect(heap.code).not.toBe(0);
+    expect(heap.stderr).toMatch(/heap out of memory/i);
+  });
+
+  it('runs WebAssembly, whose address-space reservations RLIMIT_AS would refuse', async () => {
+    const result = await runSandboxed(
+      basePolicy({ limits: { ...DEFAULT_SANDBOX_LIMITS, memoryBytes: 256 * 1024 * 1024 } }),
+      [node.path, '-e', 'new WebAssembly.Memory({ initial: 1, maximum: 65536 }); console.log("ok")'],
+      { timeoutMs: 20_000 },
+    );
+
+    expect([result.code, result.stdout.trim()]).toEqual([0, 'ok']);
+  });
+
+  it('takes every process inside down when it is killed', async () => {
+    const marker = `sandbox-spec-${randomBytes(6).toString('hex')}`;
+    const sandboxed = spawnSandboxed(basePolicy(), [
+      node.path,
+      '-e',
+      `require('child_process').spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', '${marker}'], { stdio: 'ignore' });
+       console.log('started'); setInterval(() => {}, 1000);`,
+    ]);
+    await new Promise<void>((resolve) => sandboxed.stdout.once('data', () => resolve()));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await hostProcessesWith(marker)).length).toBeGreaterThan(0);
+
+    sandboxed.kill();
+    await sandboxed.exited;
+    // The kernel tears the pid namespace down right after its init (the program, pid 1) dies.
+    for (let i = 0; i < 20 && (await hostProcessesWith(marker)).length > 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+
+    expect(await hostProcessesWith(marker)).toEqual([]);
+  });
+
+  describe('an MCP server inside', () => {
+    const script = syntheticMcpServerScript({
+      name: 'inside',
+      tools: [{ name: 'ping_tool', inputSchema: { type: 'object' } }],
+    });
+    let policy: SandboxPolicy;
+
+    beforeAll(async () => {
+      await mkdir(join(work, 'server'), { recursive: true });
+      await writeFile(join(work, 'server', 'server.js'), script);
+      policy = basePolicy({ readOnly: [...node.mounts, { source: join(work, 'server'), target: '/srv/server' }] });
+    });
+
+    it("answers the SDK's StdioClientTransport through sandboxedCommand", async () => {
+      const { command, args, env } = sandboxedCommand(policy, [node.path, '/srv/server/server.js']);
+      const client = new Client({ name: 'spec', version: '1.0.0' });
+      await client.connect(new StdioClientTransport({ command, args, env, stderr: 'ignore' }));
+      try {
+        expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['ping_tool']);
+      } finally {
+        await client.close();
+      }
+    });
+
+    it('answers through SandboxStdioTransport, which says how the server ended and what it last wrote', async () => {
+      const transport = new SandboxStdioTransport(policy, [node.path, '/srv/server/server.js']);
+      const client = new Client({ name: 'spec', version: '1.0.0' });
+      await client.connect(transport);
+      const tools = (await client.listTools()).tools.map((tool) => tool.name);
+      await client.close();
+      const failing = new SandboxStdioTransport(basePolicy(), [
+        node.path,
+        '-e',
+        'console.error("no config found"); process.exit(3)',
+      ]);
+      await failing.start();
+      while (!failing.exit) await new Promise((resolve) => setTimeout(resolve, 20));
+
+      expect(tools).toEqual(['ping_tool']);
+      expect(transport.exit).toEqual({ code: null, signal: 'SIGKILL' });
+      expect(failing.exit).toEqual({ code: 3, signal: null });
+      expect(failing.stderrTail).toBe('no config found\n');
+    });
+  });
+
+  it('says why when bubblewrap is not there', async () => {
+    const missing = await sandboxAvailable({
+      env: '/usr/bin/env',
+      prlimit: '/usr/bin/prlimit',
+      bwrap: '/nonexistent/bwrap',
+    });
+
+    expect(missing).toEqual({ ok: false, reason: 'bwrap is not installed at /nonexistent/bwrap' });
+  });
+});
