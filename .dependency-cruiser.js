@@ -1,6 +1,6 @@
 // Boundaries (conventions.md §10): apps never import each other, libs never import
 // apps, and the pure libs stay free of Nest, TypeORM and HTTP code.
-const PURE_LIBS = '^libs/(skill-formats|bundle|signing|gate|errors|search|certification|text-analysis)/';
+const PURE_LIBS = '^libs/(skill-formats|bundle|signing|gate|errors|search|certification|code-analysis|text-analysis)/';
 const FRAMEWORK = '^(node_modules/)?(@nestjs|typeorm|pg|express|bullmq|ioredis|axios|undici|supertest)(/|$)';
 
 module.exports = {

@@ -71,7 +71,6 @@ describe('Agent Skills', () => {
       'warning SKILL.md#metadata.reviewed',
       'error SKILL.md#allowed-tools',
       'warning SKILL.md',
-      'warning SKILL.md',
     ]);
   });
 

@@ -1,7 +1,19 @@
 /**
- * First pass of security check C12 on text a model will read (descriptions, instructions):
- * characters a reviewer cannot see are errors, prompt-injection markers are warnings for review.
+ * First pass of security check C12 on text a model will read (descriptions, instructions), when a
+ * skill is parsed: characters a reviewer cannot see are errors (the skill is refused), instruction
+ * injection and hidden markup are warnings for review. The certifier's C12 reads every file too.
  */
+import {
+  HIDDEN_KIND_NAMES,
+  codePointLabel,
+  describeHiddenText,
+  findHiddenMarkdown,
+  findHiddenText,
+  findInjections,
+  quoteForMessage,
+  type HiddenMarkdownKind,
+  type HiddenText,
+} from '@skillhub/text-analysis';
 
 export interface TextFinding {
   severity: 'error' | 'warning';
@@ -11,63 +23,87 @@ export interface TextFinding {
   index: number;
 }
 
-// Character classes (as regex source) of what a reader cannot see; U+00AD (soft hyphen) counts as zero-width.
-const ZERO_WIDTH = '\\u00AD\\u180E\\u200B-\\u200D\\u2060-\\u2064\\uFEFF';
-const BIDI_CONTROL = '\\u061C\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069';
-const UNICODE_TAG = '\\u{E0000}-\\u{E007F}';
-const HIDDEN = new RegExp(`[${ZERO_WIDTH}${BIDI_CONTROL}${UNICODE_TAG}]`, 'gu');
-const IS_ZERO_WIDTH = new RegExp(`^[${ZERO_WIDTH}]$`, 'u');
-const IS_BIDI_CONTROL = new RegExp(`^[${BIDI_CONTROL}]$`, 'u');
+const MARKUP: Readonly<Record<HiddenMarkdownKind, string>> = {
+  'html-comment': 'an HTML comment',
+  'reference-comment': 'a Markdown comment',
+  'hidden-element': 'an HTML element hidden from view',
+};
 
-const MARKERS: readonly { pattern: RegExp; what: string }[] = [
-  { pattern: /<\/?\s*important\s*>/i, what: 'an <IMPORTANT> tag' },
-  {
-    pattern:
-      /\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+|the\s+)?(?:previous|prior|above|earlier)\s+instructions\b/i,
-    what: 'an "ignore previous instructions" phrase',
-  },
-  { pattern: /<!--/, what: 'an HTML comment' },
-];
+/** Every ordinary text field is judged as the start of a description, as a tool's description would be. */
+const FIELD_CONTEXT = { tool: { server: '', siblings: [], others: [] } };
 
-/** Every kind of hidden character (once per code point) and every marker kind found in `text`. */
+/** Every kind of hidden character (once per code point, or per smuggled run) and every kind of marker found in `text`. */
 export function scanText(text: string): TextFinding[] {
   return [...hiddenCharacters(text), ...markers(text)];
 }
 
 function hiddenCharacters(text: string): TextFinding[] {
-  const firstIndex = new Map<number, number>();
-  for (const match of text.matchAll(HIDDEN)) {
-    const codePoint = match[0].codePointAt(0) as number;
-    if (!firstIndex.has(codePoint)) firstIndex.set(codePoint, match.index);
+  const findings: TextFinding[] = [];
+  const seen = new Set<string>();
+  for (const hidden of findHiddenText(text)) {
+    if (spellsSomething(hidden)) {
+      const message = `contains hidden text, ${describeHiddenText(hidden)}, at character ${hidden.index + 1}`;
+      findings.push({ severity: 'error', message, index: hidden.index });
+      continue;
+    }
+    for (const codePoint of hidden.codePoints) {
+      const key = `${hidden.kind} ${codePoint}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const index = text.indexOf(String.fromCodePoint(codePoint), hidden.index);
+      const what = `${HIDDEN_KIND_NAMES[hidden.kind]} ${codePointLabel(codePoint)}`;
+      const effect = hidden.effect === null ? '' : ` that ${hidden.effect}`;
+      findings.push({
+        severity: 'error',
+        message: `contains a hidden ${what}${effect} at character ${index + 1}`,
+        index,
+      });
+    }
   }
-  return [...firstIndex].map(([codePoint, index]) => {
-    const what = `${hiddenKind(String.fromCodePoint(codePoint))} ${codePointName(codePoint)}`;
-    return { severity: 'error', message: `contains a hidden ${what} at character ${index + 1}`, index };
-  });
+  return findings;
 }
 
+const spellsSomething = (hidden: HiddenText): boolean => hidden.decoded !== null;
+
+interface Marker {
+  /** What kind of marker it is ("an HTML comment"): one warning per kind. */
+  kind: string;
+  /** The kind, with what was found when that helps ("… ("ignore all previous instructions")"). */
+  shown: string;
+  index: number;
+  length: number;
+}
+
+/** One warning per kind of marker, at its first occurrence; a marker inside another (a phrase in a comment) is that one. */
 function markers(text: string): TextFinding[] {
-  return MARKERS.flatMap(({ pattern, what }) => {
-    const match = pattern.exec(text);
-    if (!match) return [];
-    return [
-      {
-        severity: 'warning' as const,
-        message: `contains ${what}, a hidden-instruction marker to review`,
-        index: match.index,
-      },
-    ];
-  });
-}
-
-function hiddenKind(character: string): string {
-  if (IS_ZERO_WIDTH.test(character)) return 'zero-width character';
-  if (IS_BIDI_CONTROL.test(character)) return 'bidirectional control character';
-  return 'Unicode tag character';
-}
-
-function codePointName(codePoint: number): string {
-  return `U+${codePoint.toString(16).toUpperCase().padStart(4, '0')}`;
+  const found: Marker[] = [
+    ...findHiddenMarkdown(text).map(({ kind, index, length }) => ({
+      kind: MARKUP[kind],
+      shown: MARKUP[kind],
+      index,
+      length,
+    })),
+    ...findInjections(text, FIELD_CONTEXT).map(({ label, index, length }) => ({
+      kind: label,
+      shown: `${label} (${quoteForMessage(text.slice(index, index + length), 60)})`,
+      index,
+      length,
+    })),
+  ];
+  const inside = (inner: Marker, outer: Marker): boolean =>
+    outer.length > inner.length &&
+    outer.index <= inner.index &&
+    inner.index + inner.length <= outer.index + outer.length;
+  const firstOfKind = new Map<string, Marker>();
+  for (const marker of found.sort((a, b) => a.index - b.index)) {
+    if (found.some((outer) => inside(marker, outer)) || firstOfKind.has(marker.kind)) continue;
+    firstOfKind.set(marker.kind, marker);
+  }
+  return [...firstOfKind.values()].map((marker) => ({
+    severity: 'warning',
+    message: `contains ${marker.shown}, a hidden-instruction marker to review`,
+    index: marker.index,
+  }));
 }
 
 /** 1-based line of `index` in `text`, for findings inside a multi-line body. */

@@ -1,53 +1,83 @@
-/** How alike two names look to a person choosing a skill (C10 squatting). */
+/**
+ * C10's reading of names: which names of a skill people read, and what a likeness to another
+ * owner's name makes of them. How alike two names look is @skillhub/text-analysis's (skeletons,
+ * edit distance); this file holds the policy.
+ */
+import type { NormalizedSkill } from '@skillhub/skill-formats';
+import { compareNames, type NameLikeness } from '@skillhub/text-analysis';
+import type { Severity } from '../finding';
+import type { LiveServerProbe } from '../live-server';
 
-/** Longer names are cut before comparing: the cost is quadratic, and no skill name is this long. */
-const MAX_COMPARED_LENGTH = 128;
-/** Below this length two edits turn almost any name into another (`git` → `gh`), so only confusable spellings count. */
-const MIN_LENGTH_FOR_DISTANCE = 5;
-const MAX_DISTANCE = 2;
+export type Likeness = NameLikeness;
 
-export type Likeness = { kind: 'same' } | { kind: 'confusable' } | { kind: 'near'; distance: number };
+export type NameRole = 'author' | 'namespace' | 'name' | 'display name' | 'tool name' | 'server name';
 
-export function likeness(a: string, b: string): Likeness | null {
-  const x = a.toLowerCase().slice(0, MAX_COMPARED_LENGTH);
-  const y = b.toLowerCase().slice(0, MAX_COMPARED_LENGTH);
-  if (x === y) return { kind: 'same' };
-  if (confusableKey(x) === confusableKey(y)) return { kind: 'confusable' };
-  if (Math.min(x.length, y.length) < MIN_LENGTH_FOR_DISTANCE) return null;
-  const distance = damerauLevenshtein(x, y);
-  return distance <= MAX_DISTANCE ? { kind: 'near', distance } : null;
+/** A name a person choosing or approving a skill reads, and the file that shows it. */
+export interface ReadName {
+  role: NameRole;
+  value: string;
+  file: string;
 }
 
-/** One spelling for names a reader takes for the same: separators dropped, rn→m, 0→o, 1/i→l. */
-export const confusableKey = (name: string): string =>
-  name
-    .toLowerCase()
-    .replace(/[-_.\s]/g, '')
-    .replace(/rn/g, 'm')
-    .replace(/0/g, 'o')
-    .replace(/[1i]/g, 'l');
+/** How alike two names look: the same, confusable (same skeleton), or a few edits apart. */
+export const likeness = (a: string, b: string): Likeness | null => compareNames(a, b);
 
-/** Edit distance where swapping two neighbours is one edit (optimal string alignment). */
-export function damerauLevenshtein(a: string, b: string): number {
-  // Rows i-2, i-1 and i of the usual matrix are all that is needed.
-  let before = new Array<number>(b.length + 1).fill(0);
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(
-        (previous[j] as number) + 1,
-        (current[j - 1] as number) + 1,
-        (previous[j - 1] as number) + cost,
-      );
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        best = Math.min(best, (before[j - 2] as number) + 1);
-      }
-      current.push(best);
-    }
-    before = previous;
-    previous = current;
+/**
+ * A pure lookalike (same skeleton, different letters) is there to be taken for the other name:
+ * it fails. A name that is the same or a few edits away can be innocent: a reviewer decides.
+ */
+export const likenessSeverity = (alike: Likeness): Severity => (alike.kind === 'confusable' ? 'high' : 'medium');
+
+/** Closest first: the same name, then lookalikes, then by distance. */
+export const likenessRank = (alike: Likeness): number =>
+  alike.kind === 'same' ? 0 : alike.kind === 'confusable' ? 1 : alike.distance + 1;
+
+export function describeLikeness(alike: Likeness): string {
+  if (alike.kind === 'same') return 'is the same as';
+  if (alike.kind === 'confusable') return 'is spelled confusably like';
+  return `is ${alike.distance} edit${alike.distance === 1 ? '' : 's'} away from`;
+}
+
+/** Keys a manifest may give a display name under (SwarmKit's `metadata.name` is one). */
+const DISPLAY_NAME_KEYS = ['display_name', 'displayName', 'display-name', 'title'];
+
+/** The names of a skill people read: its author as written, name, display name, tool and server names. */
+export function namesPeopleRead(skill: NormalizedSkill, liveServers: readonly LiveServerProbe[]): ReadName[] {
+  const file = skill.manifestPath;
+  const names: ReadName[] = [
+    { role: 'author', value: skill.author, file },
+    { role: 'name', value: skill.name, file },
+    ...displayNames(skill).map((value): ReadName => ({ role: 'display name', value, file })),
+    ...skill.tools.map((tool): ReadName => ({ role: 'tool name', value: tool.name, file })),
+    ...skill.serverUses.map((use): ReadName => ({ role: 'tool name', value: use.tool, file })),
+    ...skill.mcpServers.map((server): ReadName => ({
+      role: 'server name',
+      value: server.name,
+      file: server.declaredIn,
+    })),
+  ];
+  for (const probe of liveServers) {
+    const declaredIn = skill.mcpServers.find((server) => server.name === probe.server)?.declaredIn ?? file;
+    names.push(...probe.tools.map((tool): ReadName => ({ role: 'tool name', value: tool.name, file: declaredIn })));
   }
-  return previous[b.length] as number;
+  const seen = new Set<string>();
+  return names.filter((name) => {
+    const key = `${name.role} ${name.value}`;
+    if (name.value === '' || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
+
+function displayNames(skill: NormalizedSkill): string[] {
+  const { manifest } = skill;
+  const metadata = isRecord(manifest.metadata) ? manifest.metadata : {};
+  const candidates = [
+    ...(skill.format === 'swarmkit' ? [metadata.name] : []),
+    ...DISPLAY_NAME_KEYS.flatMap((key) => [manifest[key], metadata[key]]),
+  ];
+  return [...new Set(candidates.filter((value): value is string => typeof value === 'string'))];
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);

@@ -1,0 +1,618 @@
+/**
+ * Instruction injection in text a model reads, in any wording: phrases are built from classes of
+ * verbs, determiners, adjectives and objects rather than listed as sentences, and matched on the
+ * normalised text (so fullwidth, lookalike and zero-width-split spellings match too). Ordinary
+ * skill text is full of instructions ("Ignore files in node_modules", "Never share API keys"), so
+ * each phrase needs what makes it hostile: an object that is the model's own instructions, a
+ * secret of the user's machine, a destination, a quantifier, and no negation before it.
+ */
+import { normalizeText, sourceSpan, type NormalizedText } from './normalize';
+
+export type InjectionRule = 'instruction-injection' | 'secret-request' | 'tool-poisoning';
+
+export interface InjectionFinding {
+  rule: InjectionRule;
+  /** What was found, for a message: "an instruction to ignore earlier instructions". */
+  label: string;
+  /** UTF-16 offset and length of the match in the source text. */
+  index: number;
+  length: number;
+  /** The match as normalised ("ignore all previous instructions"): the same phrase twice has the same value. */
+  matched: string;
+}
+
+/** What a tool description is read against. */
+export interface ToolContext {
+  /** The server the tool belongs to. */
+  server: string;
+  /** The server's other tools: naming them ("call list_tables first") is ordinary. */
+  siblings: readonly string[];
+  /** Tools and names of other servers: naming them in a description is tool shadowing. */
+  others: readonly string[];
+}
+
+export interface InjectionOptions {
+  /** Set for a tool's description (or its schema's): tool-poisoning markers are then looked for too. */
+  tool?: ToolContext;
+}
+
+// --- Building blocks ------------------------------------------------------------------------------
+
+/**
+ * Between two words: punctuation, spaces, a single line break, Markdown emphasis or an inline
+ * HTML tag (`ignore <b>all</b> previous`), never a sentence end or a blank line.
+ */
+const S = String.raw`(?:[^a-z0-9<.!?\n]|\n(?!\n)|<[^<>\n]{0,80}>|<){1,12}`;
+/** Word boundaries on the normalised text. */
+const B = '(?<![a-z0-9])';
+const E = '(?![a-z0-9])';
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+
+/** One of `phrases`; spaces in a phrase stand for any separator, an apostrophe for an optional one. */
+function words(...lists: readonly (readonly string[])[]): string {
+  const phrases = [...new Set(lists.flat())].sort((a, b) => b.length - a.length);
+  const alternatives = phrases.map((phrase) =>
+    phrase
+      .split(' ')
+      .map((word) => word.split("'").map(escapeRegExp).join(`(?:${S})?`))
+      .join(S),
+  );
+  return `(?:${alternatives.join('|')})`;
+}
+
+/** Up to `max` more words of a class, each after a separator. */
+const more = (part: string, max: number): string => `(?:${S}${part}){0,${max}}`;
+
+/**
+ * Up to `max` words that keep a verb and its object in one clause (no preposition, conjunction or
+ * negation between); as few as possible, so the nearest object is the one matched.
+ */
+const gap = (max: number): string => `(?:${S}(?!${STOP}${E})[a-z0-9]+){0,${max}}?`;
+
+// prettier-ignore
+const STOP = words([
+  'using', 'with', 'via', 'by', 'through', 'from', 'in', 'into', 'to', 'for', 'as', 'on', 'at', 'and', 'or',
+  'when', 'if', 'then', 'but', 'so', 'that', 'which', 'without', 'after', 'before', 'instead', 'because', 'while',
+  'unless', 'onto', 'inside', 'within', 'under', 'over', 'than', 'like', 'is', 'are', 'was', 'were', 'be', 'been',
+  'not', 'never', 'no',
+]);
+
+// --- Vocabulary -------------------------------------------------------------------------------
+
+// prettier-ignore
+const IGNORE = [
+  'ignore', 'ignores', 'ignored', 'ignoring', 'disregard', 'disregards', 'disregarded', 'disregarding', 'forget',
+  'forgets', 'forgetting', 'forgot', 'neglect', 'neglecting', 'abandon', 'abandoning', 'discard', 'discarding',
+  'pay no attention to', 'paying no attention to', 'pay no heed to', 'do not follow', "don't follow", 'do not obey',
+  "don't obey", 'stop following', 'stop obeying', 'no longer follow', 'no longer obey', 'cease following',
+  'set aside', 'throw out', 'throw away', 'erase', 'unlearn',
+];
+// prettier-ignore
+const OVERRIDE = [
+  'override', 'overrides', 'overriding', 'overwrite', 'bypass', 'bypasses', 'bypassing', 'circumvent',
+  'circumventing', 'skip', 'skipping', 'drop', 'dropping', 'get around', 'work around', 'evade', 'evading',
+  'disable', 'disabling', 'turn off', 'deactivate', 'remove',
+];
+// prettier-ignore
+const DETERMINERS = [
+  'all', 'any', 'every', 'each', 'the', 'your', 'my', 'these', 'those', 'of', 'our', 'its', 'their', 'such', 'this',
+  'that', 'entire', 'whole', 'full', 'both',
+];
+/** Determiners that make "instructions" the model's own rather than some document's. */
+const QUANTIFIERS = ['all', 'any', 'every', 'each', 'of', 'your', 'my'];
+// prettier-ignore
+const PRIOR = [
+  'previous', 'previously given', 'prior', 'above', 'earlier', 'preceding', 'foregoing', 'former', 'aforementioned',
+  'past', 'old', 'older', 'above mentioned', 'last',
+];
+// prettier-ignore
+const SYSTEM = [
+  'system', 'developer', 'safety', 'ethical', 'moral', 'content', 'hidden', 'openai', 'anthropic', 'original',
+  'initial',
+];
+/** Adjectives that point at the model's instructions only together with the word "instructions". */
+const OTHER = ['existing', 'other', 'given', 'current', 'first', 'built in', 'default'];
+// prettier-ignore
+const ADJECTIVES = [
+  ...PRIOR, ...SYSTEM, ...OTHER, 'provided', 'stated', 'listed', 'mentioned', 'written', 'set', 'specified', 'defined',
+  'received', 'user', 'programmed', 'hard coded', 'explicit', 'implicit',
+];
+// prettier-ignore
+const INSTRUCTIONS = [
+  'instructions', 'instruction', 'directives', 'directive', 'prompts', 'prompt', 'system prompt', 'system message',
+  'guidelines', 'guideline', 'guardrails', 'guardrail', 'programming', 'training', 'instruction set', 'conditioning',
+  'safety settings',
+];
+// prettier-ignore
+const RULES = [
+  'rules', 'rule', 'directions', 'orders', 'constraints', 'restrictions', 'limitations', 'policies', 'policy',
+  'guidance', 'commands', 'boundaries', 'filters', 'safeguards', 'protocols', 'principles', 'ethics', 'protections',
+  'content policy', 'terms',
+];
+// prettier-ignore
+const CONTEXT = [
+  'context', 'messages', 'message', 'conversation', 'text', 'input', 'inputs', 'content', 'prompting',
+  'chat history', 'history', 'tasks', 'task', 'everything',
+];
+/** What follows "ignore all instructions" in a defence ("… found in web pages"), not in an attack. */
+// prettier-ignore
+const QUALIFIED = `(?!${S}(?:${words([
+  'in', 'inside', 'within', 'from', 'embedded', 'found', 'contained', 'that', 'which', 'coming', 'appearing',
+  'present', 'written', 'returned', 'on', 'of', 'below', 'hidden', 'if', 'when', 'unless', 'for', 'except', 'by',
+  'there', 'here', 'about', 'during', 'while', 'after', 'before', 'at', 'as', 'you find', 'you see', 'you encounter',
+  'you read', 'you receive', 'you get', 'you come',
+])})${E})`;
+// prettier-ignore
+const VOID = [
+  'void', 'null', 'null and void', 'cancelled', 'canceled', 'revoked', 'obsolete', 'invalid', 'superseded',
+  'overridden', 'replaced', 'outdated', 'rescinded', 'suspended', 'lifted', 'withdrawn', 'no longer valid',
+  'no longer apply', 'no longer applies', 'no longer in effect', 'do not apply', "don't apply", 'no longer matter',
+  'no longer relevant', 'not valid',
+];
+// prettier-ignore
+const AGENTS = [
+  'ai', 'assistant', 'ai assistant', 'model', 'language model', 'agent', 'bot', 'chatbot', 'llm', 'persona',
+  'character', 'entity',
+];
+// prettier-ignore
+const MODES = [
+  'developer', 'dan', 'god', 'jailbreak', 'jailbroken', 'unrestricted', 'unfiltered', 'uncensored', 'evil', 'sudo',
+  'override', 'unlocked',
+];
+const JAILBREAK_MODES = ['dan', 'god', 'jailbreak', 'jailbroken', 'unrestricted', 'evil', 'unfiltered', 'uncensored'];
+// prettier-ignore
+const UNRESTRICTED = [
+  'unrestricted', 'unfiltered', 'uncensored', 'jailbroken', 'evil', 'freed', 'liberated', 'unbound', 'unchained',
+  'unlocked', 'dan', 'stan', 'dude', 'amoral', 'rogue', 'sentient', 'self aware',
+];
+// prettier-ignore
+const LIMITS = [
+  'restrictions', 'restriction', 'limitations', 'filters', 'filtering', 'rules', 'guidelines', 'censorship', 'ethics',
+  'morals', 'morality', 'safety', 'guardrails', 'boundaries', 'constraints', 'policies', 'safeguards', 'moderation',
+  'principles', 'programming', 'restraints', 'content policy',
+];
+const YOU_ARE = `you(?:${S}are|(?:${S})?re)`;
+// prettier-ignore
+const NEGATIVE = [
+  'do not', "don't", 'never', 'must not', 'should not', "shouldn't", "mustn't", 'cannot', "can't", 'may not',
+  'shall not', 'will not', "won't", 'avoid', 'refrain from',
+];
+const THE_USER = `(?:the${S})?${words(['user', 'users', 'human', 'operator', 'person', 'customer', 'owner', 'requester', 'end user'])}`;
+// prettier-ignore
+const SEND = [
+  'send', 'sends', 'sent', 'sending', 'upload', 'uploads', 'uploaded', 'uploading', 'post', 'posts', 'posted',
+  'posting', 'email', 'emails', 'emailed', 'emailing', 'e mail', 'mail', 'mails', 'mailed', 'exfiltrate',
+  'exfiltrates', 'exfiltrated', 'exfiltrating', 'exfil', 'transmit', 'transmits', 'transmitted', 'transmitting',
+  'forward', 'forwards', 'forwarded', 'forwarding', 'leak', 'leaks', 'leaked', 'leaking', 'share', 'shares',
+  'shared', 'sharing', 'submit', 'submits', 'submitted', 'smuggle', 'smuggles', 'steal', 'steals', 'stealing',
+  'harvest', 'harvests', 'harvesting', 'beacon', 'transfer', 'transfers', 'transferring',
+];
+/** Verbs that are hostile with any secret: nobody leaks a key by accident of wording. */
+const STEAL = /^(?:exfil|leak|steal|harvest|smuggl)/;
+// prettier-ignore
+const INCLUDE = [
+  'include', 'includes', 'including', 'append', 'appends', 'appending', 'attach', 'attaches', 'attaching', 'embed',
+  'embeds', 'embedding', 'insert', 'inserts', 'inserting', 'paste', 'pastes', 'reveal', 'reveals', 'revealing',
+  'disclose', 'discloses', 'disclosing', 'expose', 'exposes', 'exposing', 'encode',
+];
+/**
+ * Reading a secret file is hostile on its own. Imperative forms (and "returns", as tool descriptions
+ * speak), so that "boto3 reads ~/.aws/credentials", which describes code, is not one.
+ */
+// prettier-ignore
+const READ = [
+  'read', 'cat', 'access', 'print', 'output', 'show', 'display', 'dump', 'list', 'get', 'fetch', 'grab', 'collect',
+  'extract', 'copy', 'retrieve', 'obtain', 'look at', 'view', 'inspect', 'examine', 'parse', 'type out', 'echo',
+  'return', 'returns',
+];
+// prettier-ignore
+const EXFIL_ACTIONS = [
+  'send', 'sends', 'upload', 'uploads', 'post', 'posts', 'email', 'e mail', 'mail', 'forward', 'transmit',
+  'exfiltrate', 'leak', 'share', 'collect', 'copy', 'invoke', 'include', 'append', 'attach', 'inject', 'report',
+  'beacon', 'transfer', 'sync',
+];
+// prettier-ignore
+const ACTIONS = [
+  ...EXFIL_ACTIONS, 'call', 'read', 'run', 'add', 'modify', 'change', 'replace', 'delete', 'install', 'download',
+  'record', 'log', 'save', 'store', 'write', 'fetch', 'access', 'open', 'create', 'execute', 'insert', 'remove',
+];
+
+/** Files and paths that hold a user's secrets. */
+const SECRET_FILE = [
+  String.raw`(?<![a-z0-9_])(?:(?:~|\$home|%userprofile%|/home/[a-z0-9_-]+|/root|/users/[a-z0-9_-]+)/)?\.ssh(?![a-z0-9_-])(?!/(?:config|known_hosts|[a-z0-9_.-]*\.pub)(?![a-z0-9_.-]))(?:/[a-z0-9_.-]*[a-z0-9_-])?`,
+  `${B}ssh${S}(?:directory|folder|dir)${E}`,
+  String.raw`${B}id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?(?![a-z0-9_]|\.pub)`,
+  String.raw`(?<![a-z0-9_])(?:~/)?\.aws(?![a-z0-9_-])(?!/config(?![a-z0-9_.-]))(?:/credentials)?`,
+  String.raw`${B}aws_(?:secret_access_key|session_token)${E}`,
+  String.raw`(?<![a-z0-9_-])(?:(?:~/)?\.(?:cursor|vscode|codeium|windsurf|claude)/)?mcp\.json${E}`,
+  String.raw`${B}claude_desktop_config\.json${E}`,
+  String.raw`(?<![a-z0-9_])(?:~/)?\.claude\.json${E}`,
+  String.raw`(?<![a-z0-9_.-])\.env(?:\.(?:local|production|prod|development|dev|staging|test))?(?![a-z0-9_-])(?!\.[a-z0-9])`,
+  String.raw`(?<![a-z0-9_])(?:~/)?\.(?:netrc|npmrc|pypirc|git-credentials|pgpass|gnupg|bash_history|zsh_history|docker/config\.json|kube/config)(?![a-z0-9_-])`,
+  String.raw`${B}(?:kubeconfig|keychain|wallet\.dat)${E}`,
+  String.raw`/etc/(?:shadow|gshadow|sudoers)${E}`,
+  `${B}login${S}data${E}`,
+].join('|');
+/** Secrets that no ordinary text sends anywhere. */
+const SENSITIVE = `${B}(?:(?:private|signing)${S}keys?|(?:seed|recovery|mnemonic)${S}phrases?|(?:browser|session|auth|authentication|login)${S}cookies)${E}`;
+// prettier-ignore
+const TOKEN_KINDS = [
+  'access', 'auth', 'authentication', 'api', 'session', 'bearer', 'github', 'gh', 'gitlab', 'oauth', 'refresh',
+  'npm', 'pypi', 'slack', 'discord', 'telegram', 'personal access', 'secret', 'jwt', 'id', 'openai', 'anthropic',
+  'huggingface', 'hf', 'service account',
+];
+/** Secrets that ordinary setup text mentions ("send your API key in the header"): hostile only with more. */
+const SECRET = `${B}(?:api${S}?keys?|apikeys?|${words(['secret', 'access', 'ssh', 'encryption', 'master', 'license', 'gpg', 'pgp', 'deploy'])}${S}keys?|${words(TOKEN_KINDS)}${S}tokens?|passwords?|passwd|passphrases?|pass${S}phrases?|credentials?|creds|secrets?|cookies?|client${S}secrets?|(?:environment|env)${S}(?:variables?|vars?)|envvars)${E}`;
+/** The whole environment, which is never sent for a good reason. */
+const WHOLE_ENVIRONMENT = /^(?:os\.environ|process\.env)$/;
+const SECRET_OR_ENVIRONMENT = `(?:${SECRET}|${B}os\\.environ${E}(?![.\\[])|${B}process\\.env${E}(?![.\\[]))`;
+// prettier-ignore
+const QUANTIFIED = new RegExp(
+  `${B}${words([
+    'all', 'any', 'every', 'each', 'user', 'users', 'their', 'other', 'others', 'stored', 'saved', 'available',
+    'found', 'local', 'existing', 'his', 'her', 'whole', 'entire', 'full', 'complete', 'known', 'remaining',
+    'discovered', 'collected', 'cached',
+  ])}${E}`,
+);
+/** Where a secret should not go: an address, "to me", or the model's own output that others read. */
+const DESTINATION = new RegExp(
+  [
+    String.raw`https?:|www\.|[a-z0-9._%+-]+@[a-z0-9-]+\.[a-z]{2,}`,
+    String.raw`${B}(?:webhooks?|pastebin|requestbin|ngrok|pipedream|burpcollaborator|interact\.sh|hookbin|webhook\.site)`,
+    `${B}to${S}(?:me|us|this|the${S}following|my|our|an${S}external|a${S}remote|an${S}attacker|the${S}attacker|attacker|a${S}third${S}party|external|remote)${E}`,
+    `${B}(?:in|into|to|inside|within)${S}(?:(?:your|the|a|an|this|every|each)${S})?(?:response|reply|answer|output|message|comment|issue|commit|pull${S}request|summary|report|chat|image|markdown${S}image|link${S}text)${E}`,
+  ].join('|'),
+);
+/** How an API is authenticated, which setup text describes. */
+const AUTHENTICATION = new RegExp(
+  `${B}(?:header|headers|authorization|bearer|query${S}(?:string|parameter|param)|request|requests|x${S}api${S}key|basic${S}auth|auth|environment${S}variable|env${S}var|config|configuration|settings|\\.env|field|parameter|param|body|argument|payload|login|sign${S}in|form|cli|flag|option)${E}`,
+);
+const PLURAL_SECRET = /(?:s|creds)$/;
+
+// --- Rules --------------------------------------------------------------------------------------
+
+interface MatchContext {
+  text: string;
+  match: RegExpExecArray;
+  tool: ToolContext | undefined;
+}
+
+interface Rule {
+  rule: InjectionRule;
+  label: string;
+  patterns: readonly RegExp[];
+  /** A negation just before the match ("never share API keys") makes it benign. */
+  negatable?: boolean;
+  /** Only in tool descriptions. */
+  toolOnly?: boolean;
+  accept?: (context: MatchContext) => boolean;
+  /** Where the finding ends, when more than the match is the finding (a whole `<IMPORTANT>` block). */
+  end?: (context: MatchContext) => number;
+}
+
+const IGNORE_EARLIER = 'an instruction to ignore earlier instructions';
+const ROLE_SWITCH = 'a role switch';
+const KEEP_FROM_USER = 'an instruction to keep something from the user';
+const SECRET_REQUEST = 'a request to read or send secrets';
+
+// One expression per alternative: V8 scans a long top-level alternation ten times slower than its parts.
+const rule = ({ pattern, ...spec }: Omit<Rule, 'patterns'> & { pattern: string | readonly string[] }): Rule => ({
+  ...spec,
+  patterns: (typeof pattern === 'string' ? [pattern] : pattern).map((source) => new RegExp(source, 'g')),
+});
+
+const RULES_IN_ORDER: readonly Rule[] = [
+  rule({
+    rule: 'instruction-injection',
+    label: IGNORE_EARLIER,
+    negatable: true,
+    pattern: [
+      `${B}${words(IGNORE)}${more(words(DETERMINERS), 3)}${S}${words(PRIOR)}${more(words(ADJECTIVES), 2)}${S}${words(INSTRUCTIONS, RULES, CONTEXT)}${E}`,
+      `${B}${words(IGNORE)}${more(words(DETERMINERS), 3)}${S}${words(SYSTEM)}${more(words(ADJECTIVES), 2)}${S}${words(INSTRUCTIONS, RULES)}${E}`,
+      `${B}${words(IGNORE)}${more(words(DETERMINERS), 3)}${S}${words(OTHER)}${more(words(ADJECTIVES), 2)}${S}${words(INSTRUCTIONS)}${E}`,
+      `${B}${words(IGNORE)}${more(words(QUANTIFIERS), 3)}${S}${words(INSTRUCTIONS)}${E}${QUALIFIED}`,
+      `${B}${words(IGNORE)}${S}your${more(words(ADJECTIVES), 2)}${S}${words(RULES)}${E}`,
+      `${B}${words(IGNORE, OVERRIDE)}${more(words(DETERMINERS), 2)}${S}${words(['everything', 'anything', 'all', 'what', 'whatever', 'all that'])}(?:${S}(?:that|which))?${S}you${more(words(['were', 'have', 'had', 've', 'been', 'are', 'was', 'got', 'just', 'previously', 'already', 'd']), 3)}${S}${words(['told', 'given', 'instructed', 'taught', 'asked', 'shown', 'know', 'learned', 'learnt', 'received', 'read'])}${E}`,
+      `${B}${words(IGNORE, OVERRIDE)}${more(words(DETERMINERS), 3)}${S}${words(INSTRUCTIONS, RULES)}(?:${S}(?:that|which))?${S}you${more(words(['were', 'have', 'had', 've', 'been', 'got', 'just', 'previously', 'already']), 3)}${S}${words(['told', 'given', 'taught', 'shown', 'provided', 'received'])}${E}`,
+      `${B}${words(IGNORE)}${S}${words(['the', 'everything', 'all', 'anything', 'all of the', 'what', 'whatever', 'that'])}${more(words(['that', 'which', 'is', 'was', 'been', 'has been', 'written', 'said', 'stated', 'mentioned', 'given', 'listed', 'provided', 'i said', 'we said']), 2)}${S}${words(['above', 'before this', 'so far', 'until now', 'up to now', 'up to this point', 'prior to this', 'previously', 'earlier'])}${E}(?=[^a-z0-9]*(?:[.!?;:\\n]|$)|${S}${words(['and', 'then', 'instead', 'now', 'completely', 'entirely', 'altogether', 'from now on', 'as well', 'too'])}${E})`,
+      // Overriding verbs are ordinary ("skip the previous steps", "override existing rules"): only the model's own instructions count.
+      `${B}${words(OVERRIDE)}${more(words(DETERMINERS), 3)}${S}${words(['system', 'safety', 'developer', 'ethical', 'moral', 'content'])}${more(words(ADJECTIVES), 1)}${S}${words(INSTRUCTIONS, RULES)}${E}`,
+      `${B}${words(OVERRIDE)}${S}${words(['all', 'any', 'every', 'your'])}${more(words(DETERMINERS), 2)}${more(words(ADJECTIVES), 2)}${S}${words(INSTRUCTIONS)}${E}${QUALIFIED}`,
+      `${B}${words(OVERRIDE)}${S}your${more(words(ADJECTIVES), 2)}${S}${words(RULES)}${E}`,
+    ],
+  }),
+  rule({
+    rule: 'instruction-injection',
+    label: 'a statement that earlier instructions no longer hold',
+    pattern: `${B}${words(PRIOR)}${more(words(ADJECTIVES), 2)}${S}${words(INSTRUCTIONS)}${more(words(['are', 'is', 'were', 'have', 'has', 'been', 'now', 'hereby', 'henceforth', 'all']), 3)}${S}${words(VOID)}${E}(?!${S}${words(['to', 'for', 'in', 'on', 'when', 'if', 'because', 'with'])}${E})`,
+  }),
+  rule({
+    rule: 'instruction-injection',
+    label: 'a replacement system prompt',
+    pattern: [
+      `${B}${words(['new', 'updated', 'real', 'actual', 'true', 'revised', 'secret', 'hidden', 'replacement', 'override', 'overriding'])}${S}system${S}${words(['prompt', 'instructions', 'message', 'directive', 'directives', 'rules'])}${E}`,
+      `${B}system${S}prompt${S}${words(['override', 'overridden', 'update', 'updated', 'change', 'changed', 'replaced'])}${E}`,
+    ],
+  }),
+  rule({
+    rule: 'instruction-injection',
+    label: ROLE_SWITCH,
+    pattern: [
+      `${B}${YOU_ARE}${S}now${S}(?:(?:a|an|the|my)${S})?${words(UNRESTRICTED)}${E}`,
+      `${B}${YOU_ARE}${S}now${S}(?:a|an)${S}${words(['different', 'new', 'another', 'other'])}${S}${words(AGENTS)}${E}`,
+      `${B}${YOU_ARE}${S}now${S}(?:a|an)${S}${words(AGENTS)}${S}${words(['that', 'who', 'which', 'with', 'without', 'called', 'named', 'free', 'capable', 'able', 'designed', 'programmed'])}${E}`,
+      `${B}${YOU_ARE}${S}now${S}${words(['no longer', 'not bound', 'free from', 'free of', 'free to', 'unbound', 'released', 'operating as', 'acting as', 'playing', 'going to act', 'going to pretend', 'roleplaying', 'role playing', 'my'])}${E}`,
+      `${B}${YOU_ARE}(?:${S}now)?${S}${words(['in', 'operating in', 'running in', 'entering', 'in the', 'now in'])}${S}${words(MODES)}${S}mode${E}`,
+      `${B}${YOU_ARE}(?:${S}now)?${S}no${S}longer${S}(?:${words(['bound', 'restricted', 'limited', 'constrained', 'governed', 'censored', 'filtered', 'required to', 'subject to', 'obligated', 'obliged', 'beholden', 'claude', 'chatgpt', 'gpt'])}|an?${S}${words(AGENTS)})${E}`,
+      `${B}from${S}now${S}on${S}(?:you(?:${S}${words(['will', 'must', 'shall', 'are', 'have to', 'need to', 'should', 'can only', 'may only', 'are going to'])})?${S}${words(['act', 'behave', 'respond', 'answer', 'reply', 'ignore', 'obey', 'only', 'always', 'never', 'pretend', 'be', 'roleplay', 'operate', 'refuse', 'comply', 'disregard', 'forget', 'no longer', 'are', 'speak', 'talk', 'identify', 'call yourself', 'work for'])}|${words(['act', 'behave', 'respond', 'answer', 'reply', 'ignore', 'obey', 'pretend', 'disregard', 'forget', 'roleplay', 'you are', "you're", 'your name is', 'call yourself', 'speak as', 'only obey', 'only follow'])})${E}`,
+      `${B}${words(['act', 'acting', 'behave', 'behaving', 'pretend', 'pretending', 'roleplay', 'role play', 'operate', 'operating', 'respond', 'responding', 'answer', 'answering', 'simulate', 'simulating', 'become', 'becoming', 'you are', "you're", 'function as', 'functioning as', 'reply', 'replying'])}${E}[^.!?\\n]{0,80}?${B}${words(['without', 'with no', 'free of', 'free from', 'ignoring', 'unbound by', 'not bound by', 'no longer bound by', 'unconstrained by', 'regardless of', 'unrestricted by', 'outside of'])}${more(words(['any', 'all', 'your', 'the', 'ethical', 'moral', 'content', 'safety', 'usual', 'normal', 'typical', 'openai', 'anthropic', 'built in', 'of', 'kind of', 'sort of', 'type of']), 3)}${S}${words(LIMITS)}${E}`,
+      `${B}${words(['unrestricted', 'unfiltered', 'uncensored', 'jailbroken', 'jailbreak', 'amoral'])}${S}${words(['ai', 'assistant', 'mode', 'chatbot', 'llm', 'persona', 'character', 'gpt', 'claude', 'chatgpt', 'bot'])}${E}`,
+      `${B}do${S}anything${S}now${E}`,
+      `${B}${words(['you are', "you're", 'act as', 'acting as', 'pretend to be', 'pretend you are', 'become', 'you will be', 'roleplay as', 'role play as'])}${S}${words(['dan', 'stan', 'dude'])}${E}`,
+      `${B}${words(JAILBREAK_MODES)}${S}mode${more(words(['is', 'has been', 'now']), 2)}${S}${words(['enabled', 'activated', 'on', 'engaged', 'unlocked'])}${E}`,
+      `${B}${words(['enable', 'activate', 'enter', 'engage', 'turn on', 'switch to', 'switch into', 'unlock', 'entering', 'enabling', 'activating'])}(?:${S}the)?${S}${words(JAILBREAK_MODES)}${S}mode${E}`,
+      `${B}${words(['ai', 'assistant', 'model', 'chatgpt', 'claude', 'gpt', 'llm', 'you'])}${S}with${S}${words(['developer', 'dan', 'jailbreak', 'god'])}${S}mode${E}`,
+    ],
+  }),
+  rule({
+    rule: 'instruction-injection',
+    label: 'a chat-template or system-prompt marker',
+    pattern: [
+      String.raw`<\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|start_header_id|end_header_id|eot_id|begin_of_text)\|>`,
+      String.raw`\[/?inst\]|<</?sys>>|\[/?system(?: ?(?:message|prompt))?\](?!\()`,
+      String.raw`</?system(?:[_ -]?(?:prompt|message|instructions?))?(?:\s[^<>]{0,80})?>`,
+      String.raw`(?:^|\n)#{2,6} ?system(?: (?:prompt|message|instructions))? ?:?(?=\n|$)`,
+    ],
+  }),
+  rule({
+    rule: 'instruction-injection',
+    label: KEEP_FROM_USER,
+    pattern: [
+      `${B}${words(NEGATIVE)}${S}${words(['tell', 'mention', 'reveal', 'inform', 'notify', 'alert', 'disclose', 'say', 'explain', 'admit', 'acknowledge', 'report', 'indicate', 'divulge', 'bring up', 'let on'])}${E}[^.!?\\n]{0,60}?${B}(?:to${S})?${THE_USER}${E}`,
+      `${B}${words(NEGATIVE)}${S}let${S}(?:${THE_USER}|them|anyone)${S}${words(['know', 'see', 'notice', 'find out', 'suspect', 'realize', 'realise', 'learn'])}${E}`,
+      `${B}(?:keep|hide|conceal)${S}${words(['this', 'it', 'these', 'that', 'them', 'the following', 'everything', 'all of this', 'all this', 'your actions', 'what you do', 'what you are doing', 'the fact'])}(?:${S}${words(['secret', 'hidden', 'confidential', 'private'])})?${S}from${S}${THE_USER}${E}`,
+      `${B}${THE_USER}${S}${words(['must', 'should', 'shall', 'may', 'can', 'will', 'need'])}${S}(?:not|never)${S}${words(['know', 'notice', 'find out', 'be told', 'be informed', 'learn', 'suspect', 'realize', 'realise', 'discover'])}${E}`,
+      `${B}${words(['secretly', 'covertly', 'surreptitiously', 'stealthily', 'clandestinely', 'furtively'])}${S}(?:and${S})?${words(ACTIONS)}${E}`,
+      `${B}${words(['silently', 'quietly', 'discreetly', 'invisibly'])}${S}(?:and${S})?${words(EXFIL_ACTIONS)}${E}`,
+    ],
+  }),
+  rule({
+    rule: 'instruction-injection',
+    label: KEEP_FROM_USER,
+    // "Never push without telling the user" is the opposite: a negation earlier in the clause clears it.
+    negatable: true,
+    pattern: [
+      `${B}without${S}(?:(?:the|any)${S})?${words(['user', 'users', 'human', 'operator', 'anyone', 'them', 'him', 'her', 'person', 'owner'])}(?:${S}s)?${S}${words(['knowing', 'noticing', 'being aware', 'finding out', 'knowledge', 'realizing', 'realising', 'suspecting', 'awareness', 'being told', 'being informed', 'being notified'])}${E}`,
+      `${B}without${S}${words(['telling', 'informing', 'notifying', 'alerting'])}${S}(?:${THE_USER}|anyone|them)${E}`,
+      `${B}${words(EXFIL_ACTIONS)}${E}[^.!?\\n]{0,60}?${B}${words(['secretly', 'covertly', 'surreptitiously', 'stealthily'])}${E}`,
+    ],
+  }),
+  rule({
+    rule: 'secret-request',
+    label: SECRET_REQUEST,
+    negatable: true,
+    pattern: [
+      `${B}(${words(READ, SEND, INCLUDE)})${E}${gap(6)}${S}(?:${SECRET_FILE})`,
+      // "Read the files in ~/.ssh": for reading, the folder a file is in is what is read.
+      `${B}(${words(READ)})${E}${gap(6)}${S}${words(['in', 'inside', 'within', 'under'])}${S}(?:${SECRET_FILE})`,
+    ],
+    accept: ({ text, match }) => !(READ.includes(match[1] as string) && describedNotAsked(text, match.index)),
+  }),
+  rule({
+    rule: 'secret-request',
+    label: SECRET_REQUEST,
+    negatable: true,
+    pattern: [
+      `${B}${words(['exfiltrate', 'exfiltrates', 'exfiltrated', 'exfiltrating', 'exfil'])}${E}${gap(6)}${S}[a-z0-9~./$]`,
+      `${B}${words(['steal', 'steals', 'stealing', 'harvest', 'harvests', 'harvesting', 'leak', 'leaks', 'leaked', 'leaking'])}${E}${gap(4)}${S}tokens?${E}`,
+    ],
+    // A scanner's own description ("detects attempts to exfiltrate data") names the threat, it does not ask for it.
+    accept: ({ text, match }) => !DEFENDS.test(clauseBefore(text, match.index)),
+  }),
+  rule({
+    rule: 'secret-request',
+    label: SECRET_REQUEST,
+    negatable: true,
+    pattern: `${B}(${words(SEND, INCLUDE)})${E}(${gap(6)})${S}(?:(${SENSITIVE})|(${SECRET_OR_ENVIRONMENT}))`,
+    accept: ({ text, match }) => {
+      const [, verb = '', between = '', sensitive, secret = ''] = match;
+      if (sensitive !== undefined || STEAL.test(verb) || WHOLE_ENVIRONMENT.test(secret) || QUANTIFIED.test(between)) {
+        return true;
+      }
+      const after = clauseAfter(text, match.index + match[0].length);
+      const pluralYours = /(?:^|[^a-z0-9])your(?![a-z0-9])/.test(between) && PLURAL_SECRET.test(secret);
+      return (pluralYours || DESTINATION.test(after)) && !AUTHENTICATION.test(after);
+    },
+  }),
+  rule({
+    rule: 'secret-request',
+    label: SECRET_REQUEST,
+    pattern: `(?:${SECRET_FILE}|${SENSITIVE}|${QUANTIFIED.source}${S}${SECRET})${gap(3)}${more(words(['is', 'are', 'was', 'were', 'be', 'been', 'being', 'should', 'must', 'will', 'shall', 'can', 'to', 'gets', 'get', 'then', 'also', 'always', 'automatically', 'quietly', 'silently']), 3)}${S}${words(['sent', 'uploaded', 'posted', 'emailed', 'exfiltrated', 'transmitted', 'forwarded', 'leaked', 'included', 'appended', 'attached', 'shared', 'pasted', 'copied', 'submitted'])}${E}`,
+  }),
+  rule({
+    rule: 'tool-poisoning',
+    label: 'a hidden-instruction block',
+    toolOnly: true,
+    pattern: `<(important|instructions?|admin|secret|hidden|critical|system[_-]reminder|note${S}to${S}(?:the${S})?(?:ai|assistant|model|llm|agent)|ai${S}instructions|assistant${S}instructions)(?:\\s[^<>]{0,80})?>`,
+    end: ({ text, match }) => {
+      const close = text.indexOf(`</${match[1]}>`, match.index);
+      const limit = match.index + 4000;
+      return close !== -1 && close < limit ? close + match[1]!.length + 3 : match.index + match[0].length;
+    },
+  }),
+  rule({
+    rule: 'tool-poisoning',
+    label: 'an instruction to do something else before this tool is used',
+    toolOnly: true,
+    pattern: `${B}before${S}${words(['using', 'calling', 'invoking', 'running', 'executing', 'you use', 'you call', 'you invoke', 'you run'])}${S}${words(['this', 'the', 'any', 'each', 'every'])}${S}${words(['tool', 'function', 'server'])}${E}[^.!?\\n]{0,160}?${B}${words(['call', 'read', 'run', 'invoke', 'execute', 'fetch', 'access', 'cat', 'send', 'include', 'pass', 'retrieve', 'load', 'open'])}${E}`,
+    // "Before using this tool, call list_tables" names a tool of the same server: that is ordinary.
+    accept: ({ text, match, tool }) => {
+      const clause =
+        text.slice(match.index, match.index + match[0].length) + clauseAfter(text, match.index + match[0].length);
+      return (
+        /[~/]|\.(?:json|env|pem|key)/.test(clause) || !(tool?.siblings ?? []).some((name) => mentions(clause, name))
+      );
+    },
+  }),
+  rule({
+    rule: 'tool-poisoning',
+    label: 'an instruction to use this tool instead of another',
+    toolOnly: true,
+    pattern: `${B}instead${S}of${more(words(['using', 'calling', 'invoking', 'the', 'any', 'a']), 2)}${S}([a-z0-9]+(?:[_.-][a-z0-9]+)*)(?:${S}(tool|function|server|command))?${E}`,
+    accept: ({ match, tool }) => {
+      const [, name = '', noun] = match;
+      if ((tool?.siblings ?? []).some((sibling) => normalizeName(sibling) === name)) return false;
+      return (
+        /[_.-]/.test(name) || noun !== undefined || (tool?.others ?? []).some((other) => normalizeName(other) === name)
+      );
+    },
+  }),
+  rule({
+    rule: 'tool-poisoning',
+    label: 'an instruction about other tools or servers',
+    toolOnly: true,
+    // A tool describes itself; one that tells the model how to use every other tool is shadowing them.
+    pattern: [
+      `${B}${words(['other', 'another', 'any other', 'all other', 'every other', 'the other'])}${S}${words(['servers', 'server', 'mcp servers', 'tools', 'tool', 'mcp tools'])}${E}`,
+      `${B}${words(['whenever', 'every time', 'each time', 'when', 'before', 'after'])}${S}you${S}${words(['call', 'use', 'invoke', 'run'])}${S}${words(['any', 'another', 'a', 'every'])}${S}(?:${words(['other'])}${S})?${words(['tool', 'function'])}${E}`,
+      `${B}with${S}${words(['any', 'every', 'each'])}${S}(?:other${S})?${words(['tool', 'tools', 'server', 'servers'])}${E}`,
+    ],
+  }),
+  rule({
+    rule: 'tool-poisoning',
+    label: 'an instruction to call this tool with the contents of something',
+    toolOnly: true,
+    pattern: `${B}${words(['must', 'should', 'needs to', 'has to', 'is to', 'shall'])}${S}(?:always${S})?be${S}${words(['called', 'invoked', 'used', 'run', 'passed', 'given', 'provided'])}${S}with${S}(?:the${S})?(?:${words(['full', 'entire', 'complete', 'raw'])}${S})?${words(['contents', 'content', 'text', 'data', 'value', 'output', 'body'])}${S}of${E}`,
+  }),
+];
+
+/** "it reads ~/.aws/credentials" describes code; "read ~/.aws/credentials" asks the model. */
+function describedNotAsked(text: string, index: number): boolean {
+  return /(?:^|[^a-z0-9])(?:will|would|can|could|may|might|automatically|it|which|that|who)[^a-z0-9]+$/.test(
+    text.slice(Math.max(0, index - 20), index),
+  );
+}
+
+const DEFENDS = new RegExp(
+  `${B}${words(['detect', 'detects', 'detecting', 'prevent', 'prevents', 'preventing', 'block', 'blocks', 'blocking', 'stop', 'stops', 'flag', 'flags', 'catch', 'catches', 'against', 'attempt to', 'attempts to', 'tries to', 'trying to', 'try to', 'could', 'can be used to', 'would'])}${E}`,
+);
+
+/** The rest of the sentence after `index` (at most 160 characters). */
+function clauseAfter(text: string, index: number): string {
+  const rest = text.slice(index, index + 160);
+  const end = rest.search(/[.!?]\s|\n\n/);
+  return end === -1 ? rest : rest.slice(0, end);
+}
+
+/** The clause before `index`, back to the last sentence end. */
+function clauseBefore(text: string, index: number): string {
+  const before = text.slice(Math.max(0, index - 120), index);
+  const start = Math.max(
+    before.lastIndexOf('. '),
+    before.lastIndexOf('! '),
+    before.lastIndexOf('? '),
+    before.lastIndexOf('\n\n'),
+  );
+  return start === -1 ? before : before.slice(start + 1);
+}
+
+/** A negation up to two words before the match; "do not hesitate to" and "don't forget to" are not one. */
+const NEGATED = new RegExp(
+  `(?:${B}(?:not|never|no|nor|cannot|avoid|avoiding|without|refuse to)|(?:don|doesn|didn|mustn|shouldn|couldn|wouldn|won|can|isn|aren|wasn|weren|haven|hasn|hadn)'?t)(?:[^a-z0-9]+(?!(?:hesitate|forget|fail|neglect|wait)${E})[a-z0-9]+){0,2}[^a-z0-9]*$`,
+);
+
+function negated(text: string, index: number, keepFromUser: boolean): boolean {
+  const before = clauseBefore(text, index);
+  // "Never X without telling the user": any negation in the clause reverses "without".
+  return keepFromUser
+    ? /(?:^|[^a-z0-9])(?:never|not|don't|dont|do not)(?![a-z0-9])/.test(before)
+    : NEGATED.test(before);
+}
+
+const normalizeName = (name: string): string => normalizeText(name).text;
+
+function mentions(text: string, name: string): boolean {
+  const needle = normalizeName(name);
+  if (needle === '') return false;
+  return new RegExp(`(?<![a-z0-9_])${escapeRegExp(needle)}(?![a-z0-9_])`).test(text);
+}
+
+/** A name another server could own: with a separator or a digit, so "search" or "files" is not one. */
+const distinctive = (name: string): boolean => name.length >= 4 && /[_.\-0-9]/.test(name);
+
+export function findInjections(source: string, options: InjectionOptions = {}): InjectionFinding[] {
+  const normalized = normalizeText(source);
+  const { text } = normalized;
+  const found: InjectionFinding[] = [];
+  for (const spec of RULES_IN_ORDER) {
+    if (spec.toolOnly && !options.tool) continue;
+    for (const pattern of spec.patterns) {
+      for (const match of text.matchAll(pattern)) {
+        const context = { text, match, tool: options.tool };
+        if (spec.negatable && negated(text, match.index, spec.label === KEEP_FROM_USER)) continue;
+        if (spec.accept && !spec.accept(context)) continue;
+        const start = text[match.index] === '\n' ? match.index + 1 : match.index;
+        const end = spec.end?.(context) ?? match.index + match[0].length;
+        found.push(finding(normalized, spec.rule, spec.label, start, end));
+      }
+    }
+  }
+  if (options.tool) found.push(...shadowing(normalized, options.tool));
+  return merge(found);
+}
+
+/** Naming another server's tools, or its `mcp__server__` prefix, in a tool description. */
+function shadowing(normalized: NormalizedText, tool: ToolContext): InjectionFinding[] {
+  const { text } = normalized;
+  const found: InjectionFinding[] = [];
+  const own = normalizeName(tool.server);
+  const siblings = new Set(tool.siblings.map(normalizeName));
+  for (const other of new Set(tool.others.map(normalizeName))) {
+    if (!distinctive(other) || siblings.has(other) || other === own) continue;
+    const at = new RegExp(`(?<![a-z0-9_])${escapeRegExp(other)}(?![a-z0-9_])`).exec(text);
+    if (at)
+      found.push(
+        finding(
+          normalized,
+          'tool-poisoning',
+          `a reference to "${other}" of another server`,
+          at.index,
+          at.index + other.length,
+        ),
+      );
+  }
+  for (const prefix of text.matchAll(/mcp__([a-z0-9_-]+?)__/g)) {
+    if (prefix[1] === own) continue;
+    const end = prefix.index + prefix[0].length;
+    found.push(
+      finding(normalized, 'tool-poisoning', `a reference to tools of the server "${prefix[1]}"`, prefix.index, end),
+    );
+  }
+  return found;
+}
+
+function finding(
+  normalized: NormalizedText,
+  rule: InjectionRule,
+  label: string,
+  start: number,
+  end: number,
+): InjectionFinding {
+  const { index, length } = sourceSpan(normalized, start, end);
+  return { rule, label, index, length, matched: normalized.text.slice(start, end) };
+}
+
+/** One finding per overlapping stretch of one rule and label; in source order. */
+function merge(found: InjectionFinding[]): InjectionFinding[] {
+  const sorted = [...found].sort((a, b) => a.index - b.index || b.length - a.length);
+  const kept: InjectionFinding[] = [];
+  for (const next of sorted) {
+    const same = kept.find(
+      (previous) =>
+        previous.rule === next.rule && previous.label === next.label && next.index < previous.index + previous.length,
+    );
+    if (!same) kept.push(next);
+  }
+  return kept;
+}
