@@ -7,7 +7,6 @@ import { InvalidCertificationInputError } from './certification.errors';
 import { CHECK_IDS } from './check-id';
 import { certify } from './certify';
 import { compareFindings } from './finding';
-import type { LiveServerProbe, LiveTool } from './live-server';
 import { datedReport, REQUIREMENT_NAMES } from './report';
 import {
   AGENT_SKILL_FOLDER,
@@ -18,7 +17,9 @@ import {
   handmadeBundle,
   KAZMA_CODE,
   kazmaFiles,
+  kazmaLiveServers,
   kazmaProbes,
+  listedServer,
   placeOf,
   probe,
   SWARMKIT_PACKAGE,
@@ -29,21 +30,7 @@ const SECRET = 'a-kazma-secret-of-some-length';
 
 const kazmaInput = (): CertificationInput => certificationInput(kazmaFiles(), { probes: kazmaProbes() });
 
-const listed = (server: string, tools: LiveTool[]): LiveServerProbe => ({
-  server,
-  outcome: 'listed',
-  detail: '',
-  tools,
-  prompts: [],
-  resources: [],
-});
-
-const FORECAST: LiveTool = {
-  name: 'forecast',
-  description: 'Forecast for a city',
-  inputSchema: { type: 'object', properties: { city: { type: 'string' } } },
-  annotations: { readOnlyHint: true },
-};
+const FORECAST = kazmaLiveServers()[0]!.tools[0]!;
 
 /** The Kazma fixture signed as `kazma hub sign` signs it, with its server's tools listed live. */
 function signedKazmaInput(): CertificationInput {
@@ -52,7 +39,7 @@ function signedKazmaInput(): CertificationInput {
   return certificationInput(files, {
     probes: kazmaProbes(),
     kazmaSecrets: [SECRET],
-    liveServers: [listed('weather', [FORECAST])],
+    liveServers: kazmaLiveServers(),
   });
 }
 
@@ -92,7 +79,7 @@ describe('certify', () => {
         certificationInput(kazmaFiles(), {
           probes: kazmaProbes(),
           kazmaSecrets: [SECRET],
-          liveServers: [listed('weather', [FORECAST])],
+          liveServers: kazmaLiveServers(),
         }),
       );
       const unlisted = certify({ ...signedKazmaInput(), liveServers: [] });
@@ -107,9 +94,12 @@ describe('certify', () => {
       const input = { probes: [probe(SWARMKIT_PACKAGE)] };
       const live = certifyFiles(swarmkitFiles(), {
         ...input,
-        liveServers: [listed('search', [{ name: 'web_search' }])],
+        liveServers: [listedServer('search', [{ name: 'web_search' }])],
       });
-      const missing = certifyFiles(swarmkitFiles(), { ...input, liveServers: [listed('search', [{ name: 'other' }])] });
+      const missing = certifyFiles(swarmkitFiles(), {
+        ...input,
+        liveServers: [listedServer('search', [{ name: 'other' }])],
+      });
 
       expect([live.status, live.level, notable(live)]).toEqual(['certified', 'standard', []]);
       expect(live.checks).toMatchObject({ C3: 'skipped', C4: 'skipped', C8: 'pass', C13: 'pass', C15: 'pass' });

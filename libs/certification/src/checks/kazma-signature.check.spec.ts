@@ -10,6 +10,7 @@ import {
   KAZMA_CODE,
   KAZMA_ENTRY,
   kazmaFiles,
+  kazmaLiveServers,
   kazmaManifest,
   kazmaProbes,
   lineIn,
@@ -46,7 +47,11 @@ describe('Kazma v1 signatures (C3 checksum, C4 HMAC)', () => {
   });
 
   it('certifies a skill signed by `hub sign` at standard when everything else is perfect', () => {
-    const report = certifyFiles(signedFiles(), { probes: kazmaProbes(), kazmaSecrets: [SECRET] });
+    const report = certifyFiles(signedFiles(), {
+      probes: kazmaProbes(),
+      kazmaSecrets: [SECRET],
+      liveServers: kazmaLiveServers(),
+    });
 
     expect([report.status, report.level, report.score]).toEqual(['certified', 'standard', 100]);
     expect(report.findings.filter((finding) => finding.severity !== 'info')).toEqual([]);
@@ -55,7 +60,11 @@ describe('Kazma v1 signatures (C3 checksum, C4 HMAC)', () => {
   });
 
   it("verifies with the hub's own secret when the namespace has none registered", () => {
-    const report = certifyFiles(signedFiles(), { probes: kazmaProbes(), kazmaSecrets: ['', 'other', SECRET] });
+    const report = certifyFiles(signedFiles(), {
+      probes: kazmaProbes(),
+      kazmaSecrets: ['', 'other', SECRET],
+      liveServers: kazmaLiveServers(),
+    });
 
     expect(report.level).toBe('standard');
   });
@@ -113,7 +122,11 @@ describe('Kazma v1 signatures (C3 checksum, C4 HMAC)', () => {
   });
 
   it('reports a skill without checksum as unsigned: certified, but never at standard', () => {
-    const report = certifyFiles(kazmaFiles(), { probes: kazmaProbes(), kazmaSecrets: [SECRET] });
+    const report = certifyFiles(kazmaFiles(), {
+      probes: kazmaProbes(),
+      kazmaSecrets: [SECRET],
+      liveServers: kazmaLiveServers(),
+    });
 
     expect(findingsOf(report, 'C3.unsigned').map(placeOf)).toEqual([
       { rule: 'C3.unsigned', severity: 'medium', file: 'skill_manifest.yaml', line: null },

@@ -5,7 +5,7 @@ import type { TrustedKey } from '@skillhub/signing';
 import { parseSkill } from '@skillhub/skill-formats';
 import { stringify } from 'yaml';
 import type { CertificationInput, PopularName, ProbeResult } from '../certification-input';
-import type { LiveServerProbe } from '../live-server';
+import type { LiveServerProbe, LiveTool } from '../live-server';
 import { certify } from '../certify';
 import type { Finding } from '../finding';
 import type { CertificationVerdict } from '../report';
@@ -169,6 +169,28 @@ export function kazmaFiles(o: { manifest?: Record<string, unknown>; code?: strin
 
 export const kazmaProbes = (overrides: Partial<ProbeResult> = {}): ProbeResult[] => [
   probe({ ...KAZMA_PACKAGE, ...overrides }),
+];
+
+/** What a server answered when the worker started it in the sandbox and listed its tools. */
+export const listedServer = (server: string, tools: LiveTool[]): LiveServerProbe => ({
+  server,
+  outcome: 'listed',
+  detail: '',
+  tools,
+  prompts: [],
+  resources: [],
+});
+
+/** The Kazma fixture's weather server, as listed live. */
+export const kazmaLiveServers = (): LiveServerProbe[] => [
+  listedServer('weather', [
+    {
+      name: 'forecast',
+      description: 'Forecast for a city',
+      inputSchema: { type: 'object', properties: { city: { type: 'string' } } },
+      annotations: { readOnlyHint: true },
+    },
+  ]),
 ];
 
 // --- SwarmKit ----------------------------------------------------------------------------------
