@@ -3,8 +3,8 @@
  * what each fact does to the level; see docs/security.md.
  */
 
-/** Languages whose files are parsed (tree-sitter grammars in WASM). */
-export type Language = 'python' | 'shell' | 'javascript' | 'typescript';
+/** Languages whose files are parsed (tree-sitter grammars in WASM); `tsx` is TypeScript with JSX. */
+export type Language = 'python' | 'shell' | 'javascript' | 'typescript' | 'tsx';
 
 /**
  * Ordinary capabilities: what code can do that a manifest must declare. Each is proven by a

@@ -24,7 +24,7 @@ const CODE_EXTENSIONS: Readonly<Record<string, Language>> = {
   '.ts': 'typescript',
   '.mts': 'typescript',
   '.cts': 'typescript',
-  '.tsx': 'typescript',
+  '.tsx': 'tsx',
 };
 
 /** Code in languages the certifier has no parser for: it cannot prove what they do. */

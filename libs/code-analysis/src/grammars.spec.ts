@@ -18,6 +18,18 @@ describe('loadGrammars', () => {
     }
   });
 
+  it('parses TypeScript assertions and generic arrows, which only the non-JSX grammar reads', async () => {
+    const grammars = await loadGrammars();
+    const source = 'const n = <number>x;\nconst id = <T>(v: T) => v;\n';
+    const [ts, tsx] = [grammars.parse('typescript', source), grammars.parse('tsx', source)];
+    try {
+      expect([ts.rootNode.hasError, tsx.rootNode.hasError]).toEqual([false, true]);
+    } finally {
+      ts.delete();
+      tsx.delete();
+    }
+  });
+
   it('loads the grammars once per process', async () => {
     expect(await loadGrammars()).toBe(await loadGrammars());
   });

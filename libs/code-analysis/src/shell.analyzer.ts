@@ -1,12 +1,54 @@
-/** Placeholder until the shell analyser lands: reports nothing (never shipped like this). */
-import type { ShellCommandAnalysis, SourceLocation } from './analysis.types';
+/**
+ * The shell analyser: scripts in a bundle (`scripts/setup.sh`) and the constant command lines that
+ * Python and JavaScript hand to a shell. Both are parsed with tree-sitter-bash and read by the same
+ * rules (shell-inspector.ts); comments are text for the text checks, never code.
+ */
+import type { CodeText, ShellCommandAnalysis, SourceLocation } from './analysis.types';
 import type { AnalyzerContext, LanguageAnalysis } from './code-analyzer';
 import type { Grammars } from './grammars';
+import { Findings } from './shell-findings';
+import { ShellInspector, lines } from './shell-inspector';
+import { firstSyntaxError, lineOf, walk } from './syntax';
 
-export function analyzeShell(_text: string, _context: AnalyzerContext): LanguageAnalysis {
-  return { capabilities: [], issues: [], comments: [] };
+export function analyzeShell(text: string, context: AnalyzerContext): LanguageAnalysis {
+  const findings = new Findings(context.path);
+  const comments: CodeText[] = [];
+  const tree = context.grammars.parse('shell', text);
+  try {
+    const error = firstSyntaxError(tree.rootNode);
+    if (error) {
+      walk(
+        tree.rootNode,
+        (node) => void (node.type === 'comment' && comments.push({ line: lineOf(node), text: node.text })),
+      );
+      const line = lineOf(error);
+      findings.issue('unparsable', line, unparsable('script'), text.split('\n')[line - 1] ?? '');
+    } else {
+      const inspector = new ShellInspector(context.grammars, findings);
+      inspector.inspect(tree.rootNode, lines(null), 0, comments);
+      inspector.finish();
+    }
+  } finally {
+    tree.delete();
+  }
+  return { ...findings.result(), comments };
 }
 
-export function analyzeShellCommand(_command: string, _grammars: Grammars, _at: SourceLocation): ShellCommandAnalysis {
-  return { capabilities: [], issues: [] };
+export function analyzeShellCommand(command: string, grammars: Grammars, at: SourceLocation): ShellCommandAnalysis {
+  const findings = new Findings(at.file);
+  const tree = grammars.parse('shell', command);
+  try {
+    if (firstSyntaxError(tree.rootNode)) {
+      findings.issue('unparsable', at.line, unparsable('command line'), command);
+    } else {
+      const inspector = new ShellInspector(grammars, findings);
+      inspector.inspect(tree.rootNode, lines(at.line), 0);
+      inspector.finish();
+    }
+  } finally {
+    tree.delete();
+  }
+  return findings.result();
 }
+
+const unparsable = (what: string): string => `The ${what} does not parse as shell, so nothing about it can be proven.`;
