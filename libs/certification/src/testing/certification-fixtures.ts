@@ -1,7 +1,7 @@
 /** Test support: certification inputs built as the worker builds them, from files held in memory. */
 import { readBundle, sha256Hex, writeBundle, type Bundle, type BundleFile } from '@skillhub/bundle';
 import { loadCodeAnalyzer, type CodeAnalyzer } from '@skillhub/code-analysis';
-import type { TrustedKey } from '@skillhub/signing';
+import { kazmaChecksum, kazmaSignature, type TrustedKey } from '@skillhub/signing';
 import { parseSkill } from '@skillhub/skill-formats';
 import { stringify } from 'yaml';
 import type { CertificationInput, PopularName, ProbeResult } from '../certification-input';
@@ -165,6 +165,16 @@ export function kazmaManifest(manifest: Record<string, unknown> = {}): string {
 
 export function kazmaFiles(o: { manifest?: Record<string, unknown>; code?: string; extra?: Files } = {}): Files {
   return { 'skill_manifest.yaml': kazmaManifest(o.manifest), [KAZMA_ENTRY]: o.code ?? KAZMA_CODE, ...o.extra };
+}
+
+/** The namespace's Kazma secret `signedKazmaFiles` signs with. */
+export const KAZMA_SECRET = 'acme-kazma-secret-for-tests';
+
+/** kazmaFiles signed as `kazma hub sign` signs them (checksum of the entry point, HMAC of the checksum). */
+export function signedKazmaFiles(o: { manifest?: Record<string, unknown>; code?: string; extra?: Files } = {}): Files {
+  const checksum = kazmaChecksum(Buffer.from(o.code ?? KAZMA_CODE, 'utf8'));
+  const signature = kazmaSignature(checksum, KAZMA_SECRET);
+  return kazmaFiles({ ...o, manifest: { ...o.manifest, checksum, signature } });
 }
 
 export const kazmaProbes = (overrides: Partial<ProbeResult> = {}): ProbeResult[] => [
