@@ -49,10 +49,12 @@ describe('the certification corpora', () => {
     'benign %s is certified at its level',
     (_id, testCase) => {
       const verdict = verdicts.get(testCase.id) as CertificationVerdict;
-      expect({ status: verdict.status, level: verdict.level, findings: summary(verdict) }).toEqual({
+      const as = verdict.status === 'certified' && verdict.level === testCase.expectLevel;
+      // The findings show only when the verdict is not the expected one, to say why.
+      expect({ status: verdict.status, level: verdict.level, findings: as ? '' : summary(verdict) }).toEqual({
         status: 'certified',
         level: testCase.expectLevel,
-        findings: expect.any(String),
+        findings: '',
       });
     },
   );

@@ -558,12 +558,12 @@ const cases: Array<[string, Case]> = [
     },
   ],
   [
-    'Kazma: permissions as a map',
+    'Kazma: permissions.required as a string',
     {
-      make: () => kazmaWith({ permissions: { network_outbound: true } }),
+      make: () => kazmaWith({ permissions: { required: 'network_outbound' } }),
       status: 422,
       code: MANIFEST,
-      says: [/#permissions/, /permissions must be a list, got a map/],
+      says: [/#permissions\.required/, /must be a list, got a string/],
     },
   ],
   [
@@ -704,7 +704,7 @@ const cases: Array<[string, Case]> = [
     },
   ],
   [
-    'SwarmKit: decision skill without verdict, confidence and reasoning outputs',
+    'SwarmKit: decision skill whose outputs lack reasoning',
     {
       make: () =>
         swarmkitWith((s) => {
@@ -714,7 +714,7 @@ const cases: Array<[string, Case]> = [
         }),
       status: 422,
       code: MANIFEST,
-      says: [/skill\.yaml#outputs\.properties/, /declare "verdict"/, /declare "confidence"/, /declare "reasoning"/],
+      says: [/skill\.yaml#outputs\.properties/, /must declare "reasoning"/],
     },
   ],
   [
