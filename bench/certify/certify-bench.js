@@ -3,7 +3,9 @@
 // PostgreSQL database, hub-api in this process, and certifier-worker as a child process
 // (so its peak RSS is its own), against a local fake npm that answers every package
 // probe after 50 ms. Also SHA-256 throughput of the bundle path against `sha256sum` on
-// the same bytes. Run `npm run build` first; `npm run bench:certify`.
+// the same bytes. The live tool probe is off here (its cost is measured by
+// certify-truth-bench.js): these skills' packages exist only as version documents.
+// Run `npm run build` first; `npm run bench:certify`.
 //   BENCH_COUNT (default 200) versions per run.
 const { spawn, spawnSync } = require('node:child_process');
 const { randomBytes } = require('node:crypto');
@@ -83,6 +85,7 @@ async function runOn(url, concurrency, npmUrl) {
     PUBLISH_RATE_LIMIT_PER_MINUTE: '100000',
     OUTBOX_POLL_MS: '100',
     LOG_LEVEL: 'error',
+    LIVE_PROBE: '0',
   };
   let worker;
   try {
