@@ -10,7 +10,8 @@ import { WEB_CSP } from '../apps/hub-api/src/web/web.controller';
 import { startTestHub, type TestHub } from './support/test-hub';
 
 const KAZMA_SECRET = 'hub-wide-kazma-secret-for-web-tests';
-const CODE = 'class WeatherSkill:\n    def get_weather(self, city):\n        return {"city": city}\n';
+const CODE =
+  'import os\n\n\nclass WeatherSkill:\n    def get_weather(self, city):\n        return {"city": city, "unit": os.environ.get("WEATHER_UNIT")}\n';
 const MAX_PAGE_BYTES = 100 * 1024;
 const XSS_SCRIPT = '<script>alert(1)</script>';
 const XSS_IMG = '<img src=x onerror=alert(1)>';
@@ -21,7 +22,7 @@ const kazma = (author: string, name: string, o: { signWith?: Buffer; description
     name,
     code: CODE,
     manifest: {
-      permissions: [],
+      permissions: ['env_read'],
       tags: o.tags ?? ['weather'],
       description: o.description ?? 'Reports the current weather for a city, with a three-day forecast.',
     },
@@ -151,6 +152,16 @@ describe('web pages', () => {
 
     const pinned = await page(`/skills/${ns}/${certifiedName}?version=1.0.0`);
     expect(pinned).toContain(`skillhub install ${ns}/${certifiedName}@1.0.0`);
+  });
+
+  it('skill page: what the code does, each capability with the file and line that proves it', async () => {
+    const text = await page(`/skills/${ns}/${certifiedName}`);
+
+    expect(text).toContain('What the code does');
+    expect(text).toMatch(
+      /env_read<\/code> \(declared\).*<code>weather_skill\.py:6<\/code> <code>os\.environ\.get\(&quot;WEATHER_UNIT&quot;\)<\/code>/,
+    );
+    expect(text).toContain('The certificate lets no MCP server start.');
   });
 
   it('the certification report lists every finding with rule, file, line and fix hint, grouped by severity', async () => {

@@ -184,6 +184,103 @@ export function reportFindings(report: unknown): ReportFinding[] {
     }));
 }
 
+interface PageCapability {
+  capability: string;
+  permission: string;
+  declared: boolean;
+  uses: { file: string; line: number; evidence: string }[];
+  more: number;
+}
+
+/** What the code was proven to do (C11), read defensively from the stored report. */
+export function reportCapabilities(report: unknown): PageCapability[] {
+  const capabilities = (report as { capabilities?: unknown } | null)?.capabilities;
+  if (!Array.isArray(capabilities)) return [];
+  return capabilities
+    .filter((c): c is Record<string, unknown> => typeof c === 'object' && c !== null)
+    .map((c) => ({
+      capability: String(c.capability ?? ''),
+      permission: String(c.permission ?? ''),
+      declared: c.declared === true,
+      uses: (Array.isArray(c.uses) ? c.uses : [])
+        .filter((u): u is Record<string, unknown> => typeof u === 'object' && u !== null)
+        .map((u) => ({ file: String(u.file ?? ''), line: Number(u.line ?? 0), evidence: String(u.evidence ?? '') })),
+      more: typeof c.more === 'number' ? c.more : 0,
+    }));
+}
+
+interface PageServer {
+  name: string;
+  launch: string;
+  argv: string[];
+  url: string | null;
+  pkg: string | null;
+  tools: number | null;
+}
+
+/** The MCP servers the certificate lets the runtime start (C15, C13). */
+export function reportServers(report: unknown): PageServer[] {
+  const servers = (report as { servers?: unknown } | null)?.servers;
+  if (!Array.isArray(servers)) return [];
+  return servers
+    .filter((s): s is Record<string, unknown> => typeof s === 'object' && s !== null)
+    .map((s) => {
+      const pkg = typeof s.package === 'object' && s.package !== null ? (s.package as Record<string, unknown>) : null;
+      const tools = typeof s.tools === 'object' && s.tools !== null ? Object.keys(s.tools).length : null;
+      return {
+        name: String(s.name ?? ''),
+        launch: String(s.launch ?? ''),
+        argv: Array.isArray(s.argv) ? s.argv.map(String) : [],
+        url: typeof s.url === 'string' ? s.url : null,
+        pkg: pkg ? `${String(pkg.name)}@${String(pkg.version)} (${String(pkg.integrity).slice(0, 24)}…)` : null,
+        tools,
+      };
+    });
+}
+
+function capabilitiesSection(capabilities: PageCapability[]): SafeHtml {
+  if (!capabilities.length) return html`<p>The code was parsed and does nothing that needs a permission.</p>`;
+  return html`<table>
+    <thead>
+      <tr>
+        <th scope="col">Capability</th>
+        <th scope="col">Permission</th>
+        <th scope="col">Proven by</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${capabilities.map(
+        (c) =>
+          html`<tr>
+            <td>${c.capability}</td>
+            <td><code>${c.permission}</code> ${c.declared ? '(declared)' : html`<strong>(not declared)</strong>`}</td>
+            <td>
+              <ul>
+                ${c.uses.map((u) => html`<li><code>${u.file}:${u.line}</code> <code>${u.evidence}</code></li>`)}
+                ${c.more ? html`<li>and ${c.more} more</li>` : ''}
+              </ul>
+            </td>
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
+}
+
+function serversSection(servers: PageServer[]): SafeHtml {
+  if (!servers.length) return html`<p>The certificate lets no MCP server start.</p>`;
+  return html`<ul>
+    ${servers.map(
+      (s) =>
+        html`<li>
+          <code>${s.name}</code> (${s.launch}):
+          ${s.url ? html`<code>${s.url}</code>` : html`<code>${s.argv.join(' ')}</code>`}
+          ${s.pkg ? html` — pinned <code>${s.pkg}</code>` : ''}
+          ${s.tools === null ? ' — live tools not recorded' : ` — ${s.tools} live tools pinned`}
+        </li>`,
+    )}
+  </ul>`;
+}
+
 function findingsBySeverity(findings: ReportFinding[]): SafeHtml {
   if (!findings.length) return html`<p>No findings.</p>`;
   const known: readonly string[] = SEVERITIES;
@@ -294,6 +391,14 @@ export function skillPage(d: SkillPageData): string {
                 <ul>
                   ${met.map(([k, ok]) => html`<li>${ok ? '✔ met' : '✘ not met'}: <code>${k}</code></li>`)}
                 </ul>`
+            : ''
+        }
+        ${
+          c.report
+            ? html`<h3>What the code does</h3>
+                ${capabilitiesSection(reportCapabilities(c.report))}
+                <h3>Servers that may run</h3>
+                ${serversSection(reportServers(c.report))}`
             : ''
         }
         <h3>Report</h3>
