@@ -10,7 +10,6 @@
  * command's position. A package given by a range, a tag or no version is unpinned: allowed, but
  * it can never be verified, so it is never standard.
  */
-import { isIP } from 'node:net';
 import { valid as exactSemver } from 'semver';
 import type { McpServerRef } from '@skillhub/skill-formats';
 import { normalizePypiName } from '@skillhub/skill-formats';
@@ -376,14 +375,19 @@ export function unsafeUrl(text: string): string | null {
   if (url.username !== '' || url.password !== '') return 'puts credentials in its URL';
   const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
   if (LOCAL_HOSTNAMES.test(host)) return `points at ${host}, a local or cloud-metadata host`;
-  if (isIP(host) !== 0 && !isPublicAddress(host))
+  if (isIpLiteral(host) && !isPublicAddress(host))
     return `points at ${host}, a loopback, private, link-local or metadata address`;
   return null;
 }
 
+const IPV4 = /^(?:\d{1,3}\.){3}\d{1,3}$/;
+
+/** `URL` has already normalised the host: IPv4 to dotted decimal, IPv6 without brackets. */
+const isIpLiteral = (host: string): boolean => IPV4.test(host) || host.includes(':');
+
 /** An IP literal that is routed on the public internet. */
 function isPublicAddress(address: string): boolean {
-  if (isIP(address) === 4) {
+  if (IPV4.test(address)) {
     const [a, b] = address.split('.').map(Number) as [number, number];
     const privateV4 =
       a === 0 ||

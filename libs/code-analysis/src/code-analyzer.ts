@@ -5,22 +5,11 @@
  * are parsed as shell too, so `curl … | sh` fails however the call that runs it is spelt.
  */
 import type { FileAnalysis, Language, ShellCommandAnalysis, SourceLocation } from './analysis.types';
+import type { AnalyzerContext } from './analyzer-context';
 import { loadGrammars, type Grammars } from './grammars';
 import { analyzeJavaScript } from './javascript.analyzer';
 import { analyzePython } from './python.analyzer';
 import { analyzeShell, analyzeShellCommand } from './shell.analyzer';
-
-/** What every language analyser is given besides its source text. */
-export interface AnalyzerContext {
-  grammars: Grammars;
-  /** Path of the file inside the bundle. */
-  path: string;
-  /** What a constant shell command line found at `line` of this file does. */
-  shell(command: string, line: number): ShellCommandAnalysis;
-}
-
-/** A language analyser's answer; path and language are added by the dispatcher. */
-export type LanguageAnalysis = Omit<FileAnalysis, 'path' | 'language'>;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 

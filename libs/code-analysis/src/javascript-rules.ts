@@ -3,7 +3,7 @@
  * does (runs a program, runs code built at run time, loads native code, uses the network, reads
  * the environment or files), with the constant command lines handed to a shell analysed as shell.
  */
-import type { AnalyzerContext } from './code-analyzer';
+import type { AnalyzerContext } from './analyzer-context';
 import type { SyntaxNode } from './grammars';
 import {
   collectProgram,

@@ -4,7 +4,7 @@
  * aliases and bundler wrappers (javascript-values.ts), and the rules judge what the calls do
  * (javascript-rules.ts). Comments are text for the text checks, never code.
  */
-import type { AnalyzerContext, LanguageAnalysis } from './code-analyzer';
+import type { AnalyzerContext, LanguageAnalysis } from './analyzer-context';
 import type { SyntaxNode } from './grammars';
 import { collectProgram, stringValue, type JsProgram } from './javascript-program';
 import { JsInspector } from './javascript-rules';

@@ -1,6 +1,119 @@
-/** Placeholder until the Python analyser lands: reports nothing (never shipped like this). */
-import type { AnalyzerContext, LanguageAnalysis } from './code-analyzer';
+/**
+ * The Python analyser: reads a file as the interpreter would (coding cookie, universal newlines,
+ * NFKC identifiers), parses it with tree-sitter and derives, with imports and aliases resolved,
+ * every capability it uses and every shape the certifier refuses. Comments and docstrings are
+ * returned as text for the text checks; they are never read as code.
+ */
+import type { CodeText } from './analysis.types';
+import type { AnalyzerContext, LanguageAnalysis } from './analyzer-context';
+import type { SyntaxNode } from './grammars';
+import { NATIVE_MODULES, PythonEvaluator } from './python-evaluator';
+import { PythonFindings } from './python-findings';
+import { splitStringLiteral } from './python-literals';
+import { PythonNames } from './python-names';
+import { FOLLOWED_BUILTINS, canonicalName, followedMembers, isFollowed } from './python-rules';
+import { foreignCodingCookie, universalNewlines } from './python-source';
+import { PythonUses } from './python-uses';
+import { firstSyntaxError, lineOf } from './syntax';
 
-export function analyzePython(_text: string, _context: AnalyzerContext): LanguageAnalysis {
-  return { capabilities: [], issues: [], comments: [] };
+/** The node types read from the whole tree; everything else is reached from the names that matter. */
+const SCANNED_TYPES = [
+  'function_definition',
+  'class_definition',
+  'lambda',
+  'comment',
+  'import_statement',
+  'import_from_statement',
+  'print_statement',
+  'exec_statement',
+];
+
+export function analyzePython(text: string, context: AnalyzerContext): LanguageAnalysis {
+  const findings = new PythonFindings(context.path, text);
+  const cookie = foreignCodingCookie(text);
+  if (cookie)
+    findings.sourceIssue(
+      'obfuscation',
+      cookie.line,
+      `Declares the source encoding ${cookie.name}: the interpreter decodes the file differently from what a reader sees.`,
+      text.split('\n')[cookie.line - 1] ?? '',
+    );
+  const source = universalNewlines(text);
+  const tree = context.grammars.parse('python', source);
+  const comments: CodeText[] = [];
+  try {
+    const root = tree.rootNode;
+    const scanned = root.descendantsOfType(SCANNED_TYPES).filter((node): node is SyntaxNode => node !== null);
+    const scopes = scanned.filter(
+      (node) => node.type === 'function_definition' || node.type === 'class_definition' || node.type === 'lambda',
+    );
+    const names = new PythonNames(source, root, scopes);
+    const py = new PythonEvaluator(source, root, names, findings, (command, line) => context.shell(command, line));
+    const uses = new PythonUses(py);
+    readSyntax(source, root, scanned, findings);
+    for (const node of scanned) {
+      // tree-sitter keeps the `\r` of a CRLF line end inside the comment.
+      if (node.type === 'comment') comments.push({ line: lineOf(node), text: py.text(node).replace(/\r$/, '') });
+      if (node.type === 'import_statement' || node.type === 'import_from_statement') {
+        for (const { name, target } of names.addImport(node, canonicalName)) {
+          if (NATIVE_MODULES.has(target.split('.')[0] as string))
+            findings.issue('native-code', node, `Imports ${target}, which calls native code.`);
+          if (isFollowed(target)) uses.follow(name);
+        }
+      }
+    }
+    for (const { module, node } of names.starImports) {
+      if (NATIVE_MODULES.has(module.split('.')[0] as string))
+        findings.issue('native-code', node, `Imports ${module}, which calls native code.`);
+      for (const member of followedMembers(module)) uses.follow(member);
+    }
+    for (const { node, name } of names.foreignIdentifiers) {
+      const written = py.text(node);
+      const reads = written === name ? '' : ` (Python reads it as ${name})`;
+      findings.issue('obfuscation', node, `Writes the identifier ${written} with non-ASCII characters${reads}.`);
+    }
+    for (const name of FOLLOWED_BUILTINS) uses.follow(name);
+    uses.run();
+    uses.credentialStrings();
+    comments.push(...docstrings(root, scopes, py));
+  } finally {
+    tree.delete();
+  }
+  comments.sort((a, b) => a.line - b.line);
+  return { ...findings.finish(), comments };
+}
+
+/** A file that does not parse as Python 3 (Python 2 included) proves nothing. */
+function readSyntax(source: string, root: SyntaxNode, scanned: readonly SyntaxNode[], findings: PythonFindings): void {
+  const error = firstSyntaxError(root);
+  const python2 = scanned.find((node) => node.type === 'print_statement' || node.type === 'exec_statement');
+  const at = error ?? python2;
+  if (!at) return;
+  const line = lineOf(at);
+  const message = error
+    ? 'The file does not parse as Python 3, so nothing about it can be proven.'
+    : 'The file is Python 2 code, which Python 3 cannot run or the analyser prove.';
+  findings.sourceIssue('unparsable', line, message, source.split('\n', line)[line - 1] ?? '');
+}
+
+/** Module, class and function docstrings: the first statement of each body when it is a string. */
+function docstrings(root: SyntaxNode, scopes: readonly SyntaxNode[], py: PythonEvaluator): CodeText[] {
+  const texts: CodeText[] = [];
+  const bodies = [
+    root,
+    ...scopes.filter((node) => node.type !== 'lambda').map((node) => node.childForFieldName('body')),
+  ];
+  for (const body of bodies) {
+    let first = body?.firstNamedChild ?? null;
+    while (first?.type === 'comment') first = first.nextNamedSibling;
+    const literal = first?.type === 'expression_statement' ? first.firstNamedChild : null;
+    if (!literal || (literal.type !== 'string' && literal.type !== 'concatenated_string') || literal.nextNamedSibling)
+      continue;
+    const parts = literal.type === 'concatenated_string' ? py.children(literal) : [literal];
+    texts.push({
+      line: lineOf(literal),
+      text: parts.map((part) => splitStringLiteral(py.text(part))?.body ?? '').join(''),
+    });
+  }
+  return texts;
 }

@@ -4,7 +4,7 @@
  * rules (shell-inspector.ts); comments are text for the text checks, never code.
  */
 import type { CodeText, ShellCommandAnalysis, SourceLocation } from './analysis.types';
-import type { AnalyzerContext, LanguageAnalysis } from './code-analyzer';
+import type { AnalyzerContext, LanguageAnalysis } from './analyzer-context';
 import type { Grammars } from './grammars';
 import { Findings } from './shell-findings';
 import { ShellInspector, lines } from './shell-inspector';

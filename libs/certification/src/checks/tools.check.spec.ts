@@ -89,7 +89,7 @@ describe('C13 live tools', () => {
     [{ name: 'docs', transport: 'streamable-http', url: 'https://mcp.example.com/mcp' }, 'remote server'],
   ])('explains that %j cannot have live pins here', (server, why) => {
     const input = certificationInput(kazmaFiles({ manifest: { mcp_servers: [server] } }), {
-      probes: server.command ? [probe({ registry: 'pypi', name: 'mcp-server-fetch', version: '2025.4.7' })] : [],
+      probes: 'command' in server ? [probe({ registry: 'pypi', name: 'mcp-server-fetch', version: '2025.4.7' })] : [],
     });
     const report = certify(input);
 
