@@ -443,6 +443,6 @@ function unpinned(spec: LaunchSpec, what: string): { spec: LaunchSpec; problems:
 const basename = (path: string): string => path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
 
 function short(text: string): string {
-  const oneLine = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+  const oneLine = text.replace(/\p{Cc}/gu, '?');
   return oneLine.length > 80 ? `${oneLine.slice(0, 79)}…` : oneLine;
 }
