@@ -4,6 +4,9 @@
  * prefix of its own. `close()` removes all of it.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { INestApplication, INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import request from 'supertest';
@@ -43,6 +46,8 @@ export async function startTestHub(options: TestHubOptions = {}): Promise<TestHu
   const embedded = options.embedded ? await startEmbeddedDatabase(null) : null;
   const prefix = newTestRedisPrefix();
   const adminToken = `test-admin-${randomBytes(24).toString('hex')}`;
+  // The live probe's package cache: the hub's own, never the repository's data folder.
+  const packageCache = mkdtempSync(join(tmpdir(), 'skillhub-test-packages-'));
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
@@ -51,6 +56,7 @@ export async function startTestHub(options: TestHubOptions = {}): Promise<TestHu
     REDIS_PREFIX: prefix,
     HUB_ADMIN_TOKEN: adminToken,
     HUB_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    PACKAGE_CACHE_DIR: packageCache,
     OUTBOX_POLL_MS: '200',
     DOWNLOAD_FLUSH_MS: '100',
     ...options.env,
@@ -101,6 +107,7 @@ export async function startTestHub(options: TestHubOptions = {}): Promise<TestHu
       await app.close();
       await db?.drop();
       await deleteRedisKeys(prefix);
+      rmSync(packageCache, { recursive: true, force: true });
     },
   };
 }
