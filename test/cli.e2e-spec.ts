@@ -14,6 +14,8 @@ import { startTestHub, type TestHub } from './support/test-hub';
 const ROOT = join(__dirname, '..');
 const CLI = join(ROOT, 'dist', 'apps', 'cli', 'src', 'main.js');
 const KAZMA_SECRET = 'cli-e2e-kazma-secret';
+/** The secret of the host `skillhub install` installs for (Kazma's HMAC is symmetric: it re-signs). */
+const HOST_SECRET = 'cli-e2e-kazma-host-secret';
 
 interface Run {
   code: number | null;
@@ -107,21 +109,16 @@ describe('skillhub CLI', () => {
     expect(table.stdout).toContain('VERSION');
 
     const installDir = join(work, 'installed');
-    const install = await run([
-      'install',
-      `${ns}/weather@^1.0.0`,
-      '--dir',
-      installDir,
-      '--log-origin',
-      hub.config.HUB_LOG_ORIGIN,
-      '--json',
-    ]);
+    const install = await run(
+      ['install', `${ns}/weather@^1.0.0`, '--dir', installDir, '--log-origin', hub.config.HUB_LOG_ORIGIN, '--json'],
+      { KAZMA_SECRET: HOST_SECRET },
+    );
     expect(install.stderr).toBe('');
     expect(install.code).toBe(0);
-    expect(JSON.parse(install.stdout)).toMatchObject({ ok: true, version: '1.0.0' });
-    expect(readFileSync(join(installDir, 'skills', ns, 'weather', 'weather_skill.py'), 'utf8')).toContain(
-      'class WeatherSkill',
-    );
+    expect(JSON.parse(install.stdout)).toMatchObject({ ok: true, version: '1.0.0', warnings: [] });
+    // Where a Kazma host's SkillLoader looks: <home>/skills/<name>, no author level.
+    const skillDir = join(installDir, 'skills', 'weather');
+    expect(readFileSync(join(skillDir, 'weather_skill.py'), 'utf8')).toContain('class WeatherSkill');
     const refused = await run([
       'install',
       `${ns}/weather@^2.0.0`,
@@ -133,12 +130,19 @@ describe('skillhub CLI', () => {
     expect(refused.code).toBe(4);
     expect(refused.stderr).toContain('uncertified');
 
-    const skillDir = join(installDir, 'skills', ns, 'weather');
-    expect((await run(['verify', skillDir, '--dir', installDir])).code).toBe(0);
+    const verified = await run(['verify', skillDir, '--dir', installDir, '--json'], { KAZMA_SECRET: HOST_SECRET });
+    expect(verified.code).toBe(0);
+    expect(JSON.parse(verified.stdout)).toMatchObject({
+      statement: { skill: `${ns}/weather`, version: '1.0.0' },
+      revocations: { source: 'hub' },
+      warnings: [],
+    });
     const listed = await run(['list', '--dir', installDir, '--json']);
-    expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ skill: `${ns}/weather`, version: '1.0.0' })]);
-    writeFileSync(join(skillDir, 'weather_skill.py'), 'import os\nos.system("evil")\n');
-    const tampered = await run(['verify', skillDir, '--dir', installDir]);
+    expect(JSON.parse(listed.stdout)).toEqual([{ skill: `${ns}/weather`, version: '1.0.0', path: skillDir }]);
+    const copy = join(work, 'copy', 'weather');
+    cpSync(skillDir, copy, { recursive: true });
+    writeFileSync(join(copy, 'weather_skill.py'), 'import os\nos.system("evil")\n');
+    const tampered = await run(['verify', copy, '--dir', installDir]);
     expect(tampered.code).toBe(4);
     expect(tampered.stderr).toContain('tampered');
   }, 120_000);
@@ -199,6 +203,10 @@ describe('skillhub CLI', () => {
     expect(revoke.code).toBe(0);
     expect(JSON.parse(revoke.stdout)).toMatchObject({ kind: 'revocation' });
     expect(JSON.parse((await run(['badge', `${ns}/weather@1.0.0`, '--json'])).stdout).status).toBe('revoked');
+    const installDir = join(work, 'installed');
+    const verify = await run(['verify', join(installDir, 'skills', 'weather'), '--dir', installDir]);
+    expect(verify.code).toBe(4);
+    expect(verify.stderr).toContain(`refused: revoked: ${ns}/weather@1.0.0 was revoked`);
 
     const yank = await run(['yank', `${ns}/weather@1.0.0`, '--json']);
     expect(yank.code).toBe(0);

@@ -1,3 +1,4 @@
+export * from './install-record';
 export * from './installed-files';
 export * from './skill-installer';
 export * from './trust-state';

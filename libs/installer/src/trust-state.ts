@@ -15,6 +15,12 @@ export interface PinnedKey {
   not_after?: string | null;
 }
 
+export interface SeenRevocations {
+  issuedAt: string;
+  /** The signed list as the hub served it. */
+  envelope?: unknown;
+}
+
 export const toTrustedKeys = (keys: readonly PinnedKey[]): TrustedKey[] =>
   keys.map((k) => ({
     keyid: k.keyid,
@@ -45,11 +51,17 @@ export class TrustState {
   }
 
   revocationsSeenAt(): string | null {
-    return this.read<{ issuedAt: string }>('revocations.json')?.issuedAt ?? null;
+    return this.revocations()?.issuedAt ?? null;
   }
 
-  saveRevocationsSeenAt(issuedAt: string): void {
-    this.write('revocations.json', { issuedAt });
+  /** The newest verified list seen; `envelope` is absent in state written before lists were kept. */
+  revocations(): SeenRevocations | null {
+    return this.read<SeenRevocations>('revocations.json');
+  }
+
+  /** Called only with a list that was verified, and is not older than the one seen before. */
+  saveRevocations(seen: SeenRevocations): void {
+    this.write('revocations.json', seen);
   }
 
   private read<T>(name: string): T | null {

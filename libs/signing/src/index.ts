@@ -40,6 +40,12 @@ export { openNote, signNote } from './signed-note';
 export { signCheckpoint, verifyCheckpoint, type Checkpoint } from './checkpoint';
 export {
   REVOCATIONS_PAYLOAD_TYPE,
+  revocationOf,
+  verifyRevocationList,
+  type RevocationList,
+  type RevokedVersion,
+} from './revocation-list';
+export {
   verifyInstallation,
   type InstallRefusal,
   type InstallVerdict,

@@ -4,13 +4,9 @@ import { signCertificate, type CertificateStatement } from './certificate-statem
 import { signCheckpoint } from './checkpoint';
 import { signEnvelope, type DsseEnvelope, type TrustedKey } from './dsse';
 import { keyId } from './hub-key';
-import {
-  REVOCATIONS_PAYLOAD_TYPE,
-  verifyInstallation,
-  type InstallRefusal,
-  type InstallVerificationInput,
-} from './install-verifier';
+import { verifyInstallation, type InstallRefusal, type InstallVerificationInput } from './install-verifier';
 import { consistencyProof, inclusionProof, leafHash, merkleRoot } from './merkle';
+import { REVOCATIONS_PAYLOAD_TYPE } from './revocation-list';
 
 const hex = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
 const ORIGIN = 'hub.test/log';

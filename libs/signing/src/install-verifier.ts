@@ -16,6 +16,7 @@ import { verifyEnvelope, type DsseEnvelope, type TrustedKey } from './dsse';
 import { isCanonicalIsoTime } from './iso-time';
 import { isRecord } from './is-record';
 import { leafHash, verifyConsistency, verifyInclusion } from './merkle';
+import { revocationOf, verifyRevocationList } from './revocation-list';
 import {
   BUNDLE_MISMATCH,
   BundleMismatchError,
@@ -25,8 +26,6 @@ import {
   UNKNOWN_KEY,
   UnexpectedPayloadTypeError,
 } from './signing.errors';
-
-export const REVOCATIONS_PAYLOAD_TYPE = 'application/vnd.skillhub.revocations+json';
 
 /**
  * Why an installation was refused. `unsigned` and `unknown-key` are about the signer of the
@@ -265,61 +264,11 @@ function checkRevocations(input: InstallVerificationInput, statement: Certificat
   if (lastSeen !== null && !(isCanonicalIsoTime(lastSeen) && Date.parse(list.issuedAt) >= Date.parse(lastSeen))) {
     throw new Refusal('stale-revocations', `issued ${list.issuedAt}, older than the one seen before (${lastSeen})`);
   }
-  // By digest too: the same bytes revoked under one name must not install under another.
-  const entry = list.revoked.find(
-    (r) =>
-      (r.skill === statement.skill && r.version === statement.version) || r.bundleSha256 === statement.bundleSha256,
-  );
+  const entry = revocationOf(list, statement);
   if (entry !== undefined) {
     throw new Refusal('revoked', `${entry.skill}@${entry.version} was revoked at ${entry.revokedAt}: ${entry.reason}`);
   }
   return list.issuedAt;
-}
-
-interface RevokedVersion {
-  skill: string;
-  version: string;
-  bundleSha256: string;
-  reason: string;
-  revokedAt: string;
-}
-
-interface RevocationList {
-  issuedAt: string;
-  expiresAt: string;
-  revoked: RevokedVersion[];
-}
-
-const REVOKED_TEXT_FIELDS = ['skill', 'version', 'bundleSha256', 'reason', 'revokedAt'] as const;
-
-function verifyRevocationList(envelope: unknown, keys: readonly TrustedKey[]): RevocationList {
-  const { payload, payloadType } = (isRecord(envelope) ? envelope : {}) as Partial<DsseEnvelope>;
-  if (typeof payload !== 'string') throw new MalformedEnvelopeError('the envelope has no payload');
-  // The same keys sign certificates; one of those must never pass for a list.
-  if (payloadType !== REVOCATIONS_PAYLOAD_TYPE) {
-    throw new UnexpectedPayloadTypeError(REVOCATIONS_PAYLOAD_TYPE, String(payloadType));
-  }
-  // Verified at its own issue time, as certificates are: a list signed just before a key
-  // rotation stays good until it expires. The claimed time is read only to pick that instant.
-  const claimed = readRevocationList(Buffer.from(payload, 'base64'));
-  return readRevocationList(verifyEnvelope(envelope, keys, new Date(claimed.issuedAt)));
-}
-
-/** Refuses anything it cannot read in full: an unreadable entry might be the one revoking this skill. */
-function readRevocationList(bytes: Buffer): RevocationList {
-  const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  const value: unknown = JSON.parse(text);
-  // The hub signs canonical JSON; anything else could hold duplicate keys that parsers read differently.
-  if (canonicalJson(value) !== text) throw new Error('the list is not canonical JSON');
-  if (!isRecord(value) || !Array.isArray(value.revoked)) throw new Error('the list has no "revoked" array');
-  const { issuedAt, expiresAt, revoked } = value;
-  if (typeof issuedAt !== 'string' || !isCanonicalIsoTime(issuedAt)) throw new Error('issuedAt is not an ISO time');
-  if (typeof expiresAt !== 'string' || !isCanonicalIsoTime(expiresAt)) throw new Error('expiresAt is not an ISO time');
-  const unreadable = revoked.findIndex(
-    (entry: unknown) => !isRecord(entry) || REVOKED_TEXT_FIELDS.some((field) => typeof entry[field] !== 'string'),
-  );
-  if (unreadable !== -1) throw new Error(`revoked[${unreadable}] lacks one of ${REVOKED_TEXT_FIELDS.join(', ')}`);
-  return { issuedAt, expiresAt, revoked: revoked as RevokedVersion[] };
 }
 
 /** Hashes arrive as hex text; Node's hex decoder stops at the first bad character instead of failing. */
