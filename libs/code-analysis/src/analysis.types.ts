@@ -108,3 +108,9 @@ export const EVIDENCE_MAX = 160;
 
 /** Uses listed per capability and file; the rest are counted, not listed. */
 export const MAX_USES_PER_CAPABILITY = 5;
+
+/**
+ * Issues listed per file, the first by line: enough for the certifier to list ten of a kind and
+ * say how many more there are; a file with more is refused many times over.
+ */
+export const MAX_ISSUES_PER_FILE = 50;

@@ -15,9 +15,9 @@ import {
   type Use,
 } from './javascript-program';
 import { JsValues, argumentsOf, isRequireKey, isRequireName, refKey, type JsValue } from './javascript-values';
+import { CREDENTIAL_WORDS, ENV_FILE, credentialIn } from './credential-paths';
 import { SHELLS, codeSource, interpreterOf, programName, shellSource } from './shell-commands';
-import type { Findings } from './shell-findings';
-import { credentialIn } from './shell-paths';
+import type { Findings } from './findings';
 import { firstSyntaxError, lineOf } from './syntax';
 
 type Ref = Extract<JsValue, { kind: 'ref' }>;
@@ -87,11 +87,8 @@ const CONTEXT_VARIABLES = new Set('NODE_ENV HOME PATH USER PWD TMPDIR TMP TEMP S
 /** `.exec(`, `.execSync(` on an object the analysis could not resolve (a bundler's module): still child_process. */
 const UNMISTAKABLE_METHODS = new Set(['execSync', 'execFileSync', 'spawnSync']);
 
-const CREDENTIAL_HINT =
-  /\.ssh\b|id_(?:rsa|dsa|ecdsa|ed25519)|authorized_keys|\.aws\b|netrc|\.git-credentials|\.kube\b|\.docker\b|\.npmrc|\.pypirc|\.gnupg|\/etc\/(?:shadow|gshadow|passwd|sudoers)|gcloud|\.azure|keychain|\.vault-token|password-store|cookies|login data|logins\.json/gi;
-
 /** Credential literals looked at per file: past that, a file is built to wear the analyser out. */
-const MAX_CREDENTIAL_HINTS = 200;
+const MAX_CREDENTIAL_WORDS = 200;
 
 /** Depth of code inside code (`eval("eval('…')")`) beyond which nothing is believed. */
 const MAX_NESTING = 4;
@@ -100,13 +97,9 @@ const MAX_NESTING = 4;
 interface Nesting {
   line: number | null;
   depth: number;
-  /** Reads of credentials or of the whole environment: with network use in the same file, exfiltration. */
-  sensitive: { line: number; evidence: string }[];
 }
 
 export class JsInspector {
-  private readonly sensitive: { line: number; evidence: string }[];
-
   constructor(
     private readonly program: JsProgram,
     private readonly values: JsValues,
@@ -114,10 +107,8 @@ export class JsInspector {
     private readonly findings: Findings,
     private readonly tree: SyntaxNode,
     private readonly source: string,
-    private readonly nesting: Nesting = { line: null, depth: 0, sensitive: [] },
-  ) {
-    this.sensitive = nesting.sensitive;
-  }
+    private readonly nesting: Nesting = { line: null, depth: 0 },
+  ) {}
 
   private line(node: SyntaxNode): number {
     return this.nesting.line ?? lineOf(node);
@@ -133,7 +124,6 @@ export class JsInspector {
     for (const use of this.program.patterns) this.destructuring(use);
     this.names();
     this.credentialLiterals();
-    if (this.nesting.depth === 0) this.exfiltration();
   }
 
   // --- calls ------------------------------------------------------------------------------------
@@ -292,7 +282,7 @@ export class JsInspector {
         return;
       case 'env':
         this.findings.capability('env_read', line, evidence);
-        if (api.whole) this.sensitive.push({ line, evidence });
+        if (api.whole) this.findings.wholeEnvironmentRead(line, evidence);
         return;
     }
   }
@@ -348,7 +338,7 @@ export class JsInspector {
     try {
       if (firstSyntaxError(tree.rootNode)) return false;
       const program = collectProgram(tree.rootNode, code);
-      const nesting: Nesting = { line, depth: this.nesting.depth + 1, sensitive: this.sensitive };
+      const nesting: Nesting = { line, depth: this.nesting.depth + 1 };
       new JsInspector(
         program,
         new JsValues(new Map(), false),
@@ -538,7 +528,6 @@ export class JsInspector {
           `${access === 'read' ? 'Reads' : 'Writes'} ${credential} (${shown(path)}).`,
           evidence,
         );
-        this.sensitive.push({ line, evidence });
       }
       const outside =
         path.base === 'home' || escapes || (path.base === 'plain' && /^(?:\/|[A-Za-z]:[\\/]|\\\\)/.test(path.text));
@@ -597,7 +586,7 @@ export class JsInspector {
     const line = this.line(node);
     this.findings.capability('env_read', line, node.text);
     if (pattern?.namedChildren.some((child) => child?.type === 'rest_pattern'))
-      this.sensitive.push({ line, evidence: node.text });
+      this.findings.wholeEnvironmentRead(line, node.text);
   }
 
   /** The whole environment used as a value: sent, copied, iterated, serialised. Handing it to a child process is not reading it. */
@@ -642,7 +631,7 @@ export class JsInspector {
     const evidence = (parent.type === 'arguments' ? parent.parent : parent)?.text ?? node.text;
     const toChild = parent.type === 'pair' && !whole;
     if (!toChild) this.findings.capability('env_read', this.line(node), evidence);
-    if (whole) this.sensitive.push({ line: this.line(node), evidence });
+    if (whole) this.findings.wholeEnvironmentRead(this.line(node), evidence);
   }
 
   // --- hiding -----------------------------------------------------------------------------------
@@ -725,8 +714,8 @@ export class JsInspector {
   private credentialLiterals(): void {
     let seen = 0;
     const done = new Set<number>();
-    for (const match of this.source.matchAll(CREDENTIAL_HINT)) {
-      if (++seen > MAX_CREDENTIAL_HINTS) break;
+    for (const match of this.source.matchAll(CREDENTIAL_WORDS)) {
+      if (++seen > MAX_CREDENTIAL_WORDS) break;
       const fragment = this.tree.descendantForIndex(match.index ?? 0);
       if (!fragment || fragment.type !== 'string_fragment') continue;
       const literal = fragment.parent;
@@ -736,24 +725,9 @@ export class JsInspector {
       // A path, or a name only a key file has (`id_rsa`); `"cookies"` alone is a word, not a file.
       const pathLike = /[/~]|^\./.test(text) || /^id_/.test(text);
       const credential = /\s/.test(text.trim()) || !pathLike ? null : credentialIn(text);
-      if (!credential || credential === 'a .env file') continue;
-      const line = this.line(literal);
-      if (this.sensitive.some((read) => read.line === line)) continue;
-      this.findings.issue('credentials-access', line, `Names ${credential} (${text}).`, literal.text);
-      this.sensitive.push({ line, evidence: literal.text });
+      if (!credential || credential === ENV_FILE) continue;
+      this.findings.issue('credentials-access', this.line(literal), `Names ${credential} (${text}).`, literal.text);
     }
-  }
-
-  private exfiltration(): void {
-    const read = this.sensitive[0];
-    if (!read || !this.findings.hasCapability('network') || this.findings.hasIssue('exfiltration')) return;
-    const network = this.findings.firstUse('network');
-    this.findings.issue(
-      'exfiltration',
-      read.line,
-      `Reads credentials or the whole environment and uses the network in the same file (line ${network?.line ?? '?'}).`,
-      read.evidence,
-    );
   }
 }
 

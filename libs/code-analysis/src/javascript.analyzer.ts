@@ -9,7 +9,7 @@ import type { SyntaxNode } from './grammars';
 import { collectProgram, stringValue, type JsProgram } from './javascript-program';
 import { JsInspector } from './javascript-rules';
 import { JsValues } from './javascript-values';
-import { Findings } from './shell-findings';
+import { Findings } from './findings';
 import { firstSyntaxError, lineOf } from './syntax';
 
 export function analyzeJavaScript(

@@ -244,7 +244,7 @@ export function shellCommand(site: CallSite, command: Value | null): void {
   const line = site.node.startPosition.row + 1;
   for (const text of lines) {
     const analysis = site.py.shell(text, line);
-    site.py.findings.shellFindings(site.node, analysis.capabilities, analysis.issues);
+    site.py.findings.shellFindings(analysis);
     for (const word of shellWords(text) ?? []) runsFile(site, { kind: 'str', text: word, taint: 0 }, 'with a shell');
   }
 }

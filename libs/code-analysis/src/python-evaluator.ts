@@ -17,7 +17,7 @@ import {
   type StringLiteral,
 } from './python-literals';
 import type { Binding, PythonNames, Scope } from './python-names';
-import { credentialIn, environmentValue, joinPaths, parentOf, pathOf } from './python-paths';
+import { environmentValue, joinPaths, parentOf, pathCredential, pathOf } from './python-paths';
 import { canonicalName, isFollowed, ruleFor, type Rule } from './python-rules';
 import {
   DECODED,
@@ -764,7 +764,7 @@ export class PythonEvaluator implements Interpreter {
 
   /** Flags a path that names a credential store, wherever it is built. */
   checkCredentialPath(node: SyntaxNode, path: PathInfo): boolean {
-    const what = credentialIn(path);
+    const what = pathCredential(path);
     if (!what) return false;
     this.findings.issue('credentials-access', node, `Reaches ${what} (${path.text}).`);
     this.findings.capability('file_read', node);

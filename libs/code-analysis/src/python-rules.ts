@@ -471,7 +471,7 @@ const fetches = (site: CallSite): Value => {
 };
 const connects = (site: CallSite): Value => {
   site.capability('network');
-  site.py.findings.socketSeen(site.node);
+  site.py.findings.socketSeen();
   return ref('socket.socket()', DOWNLOADED);
 };
 const listens = (site: CallSite): void => site.capability('network_inbound');
@@ -565,7 +565,7 @@ define('network', [
   'socket.getnameinfo',
 ], fetches);
 define('watch', ['socket.socket', 'socket.fromfd', 'socket.socketpair'], (site) => {
-  site.py.findings.socketSeen(site.node);
+  site.py.findings.socketSeen();
   return ref('socket.socket()');
 });
 define('network', [

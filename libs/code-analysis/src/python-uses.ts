@@ -7,7 +7,8 @@ import type { SyntaxNode } from './grammars';
 import type { ArgumentList } from './python-call-site';
 import type { PythonEvaluator } from './python-evaluator';
 import type { Occurrence } from './python-names';
-import { CREDENTIAL_HINT, CREDENTIAL_WORDS, credentialIn, looksLikePath, pathOf } from './python-paths';
+import { CREDENTIAL_WORDS } from './credential-paths';
+import { CREDENTIAL_HINT, looksLikePath, pathCredential, pathOf } from './python-paths';
 import {
   DANGEROUS_NAMESPACES,
   FORWARDERS,
@@ -120,7 +121,7 @@ export class PythonUses {
       const value = py.evaluate(literal);
       const text = value.kind === 'str' ? value.text : null;
       if (text !== null && !looksLikePath(text)) continue;
-      if (credentialIn(pathOf(value))) py.checkCredentialPath(literal, pathOf(value));
+      if (pathCredential(pathOf(value))) py.checkCredentialPath(literal, pathOf(value));
     }
   }
 

@@ -27,8 +27,9 @@ import {
   xargsReplacement,
   type Interpreter,
 } from './shell-commands';
-import type { Findings } from './shell-findings';
-import { isCredentialPath, isDestructiveTarget, isDevice, isEnvironmentFile, isLogOrHistory } from './shell-paths';
+import type { Findings } from './findings';
+import { isCredentialPath } from './credential-paths';
+import { isDestructiveTarget, isDevice, isEnvironmentFile, isLogOrHistory } from './shell-paths';
 import {
   CONTEXT_VARIABLES,
   NON_EMPTY,
@@ -87,6 +88,20 @@ interface Invocation {
   replacement: string | null;
 }
 
+/** A program the rules judge: the invocation that starts it, read through its wrappers. */
+interface ProgramRun {
+  call: Invocation;
+  program: string;
+  /** Its arguments' values (unknown parts approximated), and the words they are read from. */
+  args: string[];
+  words: ShellWord[];
+  line: Line;
+  depth: number;
+  /** The line reported and the evidence: the command as written. */
+  at: number;
+  evidence: string;
+}
+
 /** Maps a node to the line reported: its own line in the file, or one fixed line for code nested in a string. */
 export interface Line {
   (node: SyntaxNode): number;
@@ -123,8 +138,6 @@ export class ShellInspector {
   /** Folders a download was unpacked into. */
   private readonly unpacked: string[] = [];
   private cwdIsRoot = false;
-  /** Reads of credentials or of the whole environment: with network use in the same script, exfiltration. */
-  private readonly sensitive: { line: number; evidence: string }[] = [];
   private parses = 0;
   /** Keyed by `nodeKey`: node ids are addresses, and a deleted nested tree's may come back in the next one. */
   private readonly inputs = new Map<string, Input>();
@@ -192,19 +205,6 @@ export class ShellInspector {
       else if (node.type === 'redirected_statement') this.statement(node, line);
       else this.functionDefinition(node, line);
     }
-  }
-
-  /** The file-level rule: credentials or the whole environment read, and the network used. */
-  finish(): void {
-    const read = this.sensitive[0];
-    if (!read || this.findings.hasIssue('exfiltration') || !this.findings.hasCapability('network')) return;
-    const network = this.findings.firstUse('network');
-    this.findings.issue(
-      'exfiltration',
-      read.line,
-      `Reads credentials or the whole environment and uses the network in the same script (line ${network?.line ?? '?'}).`,
-      read.evidence,
-    );
   }
 
   // --- collection -------------------------------------------------------------------------------
@@ -287,7 +287,7 @@ export class ShellInspector {
     const allRedirects = statement ? [...redirects, ...this.redirectsOf(statement)] : redirects;
     const input = this.redirectInput(allRedirects) ?? this.inputs.get(this.nodeKey(node)) ?? null;
     const shown = statement ?? node;
-    const external = this.run(
+    const external = this.invoke(
       { node: shown, words: this.split(words), input, redirects: allRedirects, replacement: null },
       line,
       depth,
@@ -312,7 +312,7 @@ export class ShellInspector {
    * Runs one invocation through its wrappers and applies the rules of the program it ends at.
    * Returns whether a program outside the shell is started.
    */
-  private run(call: Invocation, line: Line, depth: number): boolean {
+  private invoke(call: Invocation, line: Line, depth: number): boolean {
     const at = line(call.node);
     const evidence = call.node.text;
     const [nameWord, ...argWords] = call.words;
@@ -330,6 +330,7 @@ export class ShellInspector {
     const program = programName(name);
     const args = argWords.map((word) => this.values.approximate(word));
     if (this.functions.has(name)) return false;
+    const run: ProgramRun = { call, program, args, words: argWords, line, depth, at, evidence };
 
     this.producedRun(name, at, evidence);
 
@@ -340,12 +341,12 @@ export class ShellInspector {
         inner.input = null;
         inner.replacement = xargsReplacement(args.slice(0, wrapped.index)) ?? '';
       }
-      const external = this.run(inner, line, depth);
+      const external = this.invoke(inner, line, depth);
       return external || !BUILTINS.has(program);
     }
     if (wrapped?.kind === 'shell-line') {
       const code = wrapped.join ? argWords.slice(wrapped.index) : [argWords[wrapped.index] as ShellWord];
-      this.shellCode(code, call, line, depth, `${program} runs this command line`);
+      this.shellCode(code, run, `${program} runs this command line`);
       return true;
     }
     if (program === 'xargs') {
@@ -353,8 +354,8 @@ export class ShellInspector {
       return true;
     }
 
-    this.programRules(program, args, argWords, call, line, depth);
-    if (program === 'find') this.findExec(args, argWords, call, line, depth);
+    this.programRules(run);
+    if (program === 'find') this.findExec(run);
     return !BUILTINS.has(program);
   }
 
@@ -388,32 +389,24 @@ export class ShellInspector {
     return null;
   }
 
-  private programRules(
-    program: string,
-    args: string[],
-    words: ShellWord[],
-    call: Invocation,
-    line: Line,
-    depth: number,
-  ): void {
-    const at = line(call.node);
-    const evidence = call.node.text;
+  private programRules(run: ProgramRun): void {
+    const { program, args, words, at, evidence, depth } = run;
     const interpreter = interpreterOf(program);
-    if (SHELLS.has(program)) this.shell(args, words, call, line, depth);
-    else if (interpreter) this.interpreter(interpreter, program, args, words, call, line, depth);
+    if (SHELLS.has(program)) this.shell(run);
+    else if (interpreter) this.interpreter(interpreter, run);
 
     switch (program) {
       case 'eval':
-        if (words.length > 0) this.shellCode(words, call, line, depth, 'eval runs this command line');
+        if (words.length > 0) this.shellCode(words, run, 'eval runs this command line');
         break;
       case 'source':
       case '.':
-        this.source(words[0], call, line, depth);
+        this.source(words[0], run);
         break;
       case 'trap': {
         const code = words[0] ? this.values.constant(words[0]) : '';
         if (words[0] && code !== '' && code !== '-' && !/^-[lp]$/.test(code ?? '')) {
-          this.shellCode([words[0]], call, line, depth, 'trap runs this command line');
+          this.shellCode([words[0]], run, 'trap runs this command line');
         }
         break;
       }
@@ -432,14 +425,14 @@ export class ShellInspector {
         break;
     }
 
-    this.destructive(program, args, words, at, evidence);
-    this.downloads(program, args, call, at, evidence);
-    this.sockets(program, args, at, evidence);
-    this.packageInstalls(program, args, at, evidence);
-    this.fileAccess(program, args, words, at, evidence);
+    this.destructive(run);
+    this.downloads(run);
+    this.sockets(run);
+    this.packageInstalls(run);
+    this.fileAccess(run);
     if (dumpsEnvironment(program, args)) {
       this.findings.capability('env_read', at, evidence);
-      this.sensitive.push({ line: at, evidence });
+      this.findings.wholeEnvironmentRead(at, evidence);
     } else if (program === 'printenv') {
       this.findings.capability('env_read', at, evidence);
     }
@@ -460,9 +453,8 @@ export class ShellInspector {
 
   // --- code runners -------------------------------------------------------------------------------
 
-  private shell(args: string[], words: ShellWord[], call: Invocation, line: Line, depth: number): void {
-    const at = line(call.node);
-    const evidence = call.node.text;
+  private shell(run: ProgramRun): void {
+    const { call, args, words, at, evidence } = run;
     const source = shellSource(args);
     if (source.from === 'inline') {
       const code = words[source.index] as ShellWord;
@@ -475,27 +467,18 @@ export class ShellInspector {
         );
         return;
       }
-      this.shellCode([code], call, line, depth, 'the shell runs this command line');
+      this.shellCode([code], run, 'the shell runs this command line');
     } else if (source.from === 'file') {
       this.scriptFile(words[source.index] as ShellWord, 'shell', at, evidence);
     } else if (call.replacement !== null) {
       this.findings.issue('shell-from-input', at, 'Runs shell code built from input lines (xargs).', evidence);
     } else {
-      this.stdinCode(call, 'shell', line, depth);
+      this.stdinCode(run, 'shell');
     }
   }
 
-  private interpreter(
-    interpreter: Interpreter,
-    program: string,
-    args: string[],
-    words: ShellWord[],
-    call: Invocation,
-    line: Line,
-    depth: number,
-  ): void {
-    const at = line(call.node);
-    const evidence = call.node.text;
+  private interpreter(interpreter: Interpreter, run: ProgramRun): void {
+    const { program, args, words, at, evidence } = run;
     const source = codeSource(interpreter, args);
     switch (source.from) {
       case 'inline': {
@@ -540,7 +523,7 @@ export class ShellInspector {
         this.scriptFile(words[source.index] as ShellWord, program, at, evidence);
         break;
       case 'stdin':
-        if (call.input) this.stdinCode(call, program, line, depth);
+        if (run.call.input) this.stdinCode(run, program);
         break;
       default:
         break;
@@ -575,11 +558,11 @@ export class ShellInspector {
   }
 
   /** Code read from standard input by a shell or an interpreter: what feeds it decides. */
-  private stdinCode(call: Invocation, runner: string, line: Line, depth: number): void {
-    const input = call.input;
+  private stdinCode(run: ProgramRun, runner: string): void {
+    const { input } = run.call;
     if (!input) return;
-    const at = line(call.node);
-    const evidence = input.kind === 'pipe' ? input.pipeline.text : call.node.text;
+    const { at, line, depth } = run;
+    const evidence = input.kind === 'pipe' ? input.pipeline.text : run.evidence;
     const shell = runner === 'shell';
     switch (input.kind) {
       case 'pipe': {
@@ -625,7 +608,7 @@ export class ShellInspector {
           this.findings.issue('dynamic-code', at, `Runs inline ${runner} code fed on standard input.`, evidence);
         return;
       case 'herestring':
-        if (shell) this.shellCode([input.word], call, line, depth, 'the shell reads this command line');
+        if (shell) this.shellCode([input.word], run, 'the shell reads this command line');
         else if (
           !this.codeIssue(this.producesOfWord(input.word), at, evidence, `Runs ${runner} code from a substitution`)
         ) {
@@ -659,9 +642,8 @@ export class ShellInspector {
   }
 
   /** A command line a shell runs (`eval`, `sh -c`, `trap`, `su -c`, `watch`): parsed when constant. */
-  private shellCode(words: ShellWord[], call: Invocation, line: Line, depth: number, what: string): void {
-    const at = line(call.node);
-    const evidence = call.node.text;
+  private shellCode(words: ShellWord[], run: ProgramRun, what: string): void {
+    const { at, evidence, depth } = run;
     if (words.some((word) => word.escaped)) {
       this.findings.issue(
         'obfuscation',
@@ -694,15 +676,14 @@ export class ShellInspector {
     return true;
   }
 
-  private source(word: ShellWord | undefined, call: Invocation, line: Line, depth: number): void {
+  private source(word: ShellWord | undefined, run: ProgramRun): void {
     if (!word) return;
-    const at = line(call.node);
     const value = this.values.constant(word);
     if (value === '/dev/stdin' || value === '/proc/self/fd/0' || value === '-') {
-      this.stdinCode(call, 'shell', line, depth);
+      this.stdinCode(run, 'shell');
       return;
     }
-    this.scriptFile(word, 'source', at, call.node.text);
+    this.scriptFile(word, 'source', run.at, run.evidence);
   }
 
   /** Runs of a file the script downloaded or decoded, or of a program unpacked from a download. */
@@ -755,12 +736,12 @@ export class ShellInspector {
     return `${tree}:${node.id}`;
   }
 
-  private findExec(args: string[], words: ShellWord[], call: Invocation, line: Line, depth: number): void {
+  private findExec({ call, args, words, line, depth }: ProgramRun): void {
     for (let i = 0; i < args.length; i++) {
       if (!/^-(?:exec|execdir|ok|okdir)$/.test(args[i] as string)) continue;
       const end = args.findIndex((arg, j) => j > i && (arg === ';' || arg === '+'));
       const inner = words.slice(i + 1, end === -1 ? undefined : end);
-      if (inner.length > 0) this.run({ ...call, words: inner, input: null, replacement: '{}' }, line, depth);
+      if (inner.length > 0) this.invoke({ ...call, words: inner, input: null, replacement: '{}' }, line, depth);
       if (end === -1) return;
       i = end;
     }
@@ -768,7 +749,7 @@ export class ShellInspector {
 
   // --- rules by program ---------------------------------------------------------------------------
 
-  private destructive(program: string, args: string[], words: ShellWord[], at: number, evidence: string): void {
+  private destructive({ program, args, words, at, evidence }: ProgramRun): void {
     const report = (message: string): void => this.findings.issue('destructive-command', at, message, evidence);
     const operands = (from = 0): ShellWord[] => {
       const list: ShellWord[] = [];
@@ -908,7 +889,7 @@ export class ShellInspector {
   }
 
   /** Downloads to a file (`curl -o`, `wget`) are remembered, so running the file later is seen. */
-  private downloads(program: string, args: string[], call: Invocation, at: number, evidence: string): void {
+  private downloads({ program, args, call, at, evidence }: ProgramRun): void {
     const output = this.redirectTarget(call.redirects);
     if (DOWNLOADERS.has(program)) {
       const urls = args.filter((arg) => /^[a-z][a-z0-9+.-]*:\/\//i.test(arg));
@@ -945,7 +926,7 @@ export class ShellInspector {
     }
   }
 
-  private sockets(program: string, args: string[], at: number, evidence: string): void {
+  private sockets({ program, args, at, evidence }: ProgramRun): void {
     if (/^(?:nc|ncat|netcat|nc\.traditional|nc\.openbsd|cryptcat)$/.test(program)) {
       if (hasFlag(args, 'ec', '--exec', '--sh-exec', '--lua-exec')) {
         this.findings.issue(
@@ -971,7 +952,7 @@ export class ShellInspector {
   }
 
   /** `pip install https://…`, `npm i -g github:…`, `npx https://…`: code installed from a URL. */
-  private packageInstalls(program: string, args: string[], at: number, evidence: string): void {
+  private packageInstalls({ program, args, at, evidence }: ProgramRun): void {
     const fromUrl = (spec: string): boolean =>
       /:\/\/|^(?:git|hg|svn|bzr)\+|^git:|@\s*(?:https?|file|git\+)/i.test(spec);
     const npmUrl = (spec: string): boolean =>
@@ -1018,7 +999,7 @@ export class ShellInspector {
     }
   }
 
-  private fileAccess(program: string, args: string[], words: ShellWord[], at: number, evidence: string): void {
+  private fileAccess({ program, args, words, at, evidence }: ProgramRun): void {
     const operands = args.flatMap((arg, i) => (!arg.startsWith('-') || arg === '-' ? [i] : []));
     if (FILE_WRITERS.has(program) && operands.length > 0) this.findings.capability('file_write', at, evidence);
     else if (program === 'sed' && hasFlag(args, 'i', '--in-place'))
@@ -1036,7 +1017,7 @@ export class ShellInspector {
       if (paths.some(isCredentialPath)) credentials = true;
       else if (paths.some(isEnvironmentFile)) {
         this.findings.capability('env_read', at, evidence);
-        this.sensitive.push({ line: at, evidence });
+        this.findings.wholeEnvironmentRead(at, evidence);
       } else if (
         FILE_READERS.has(program) &&
         operands.includes(i) &&
@@ -1053,7 +1034,6 @@ export class ShellInspector {
       evidence,
     );
     this.findings.capability('file_read', at, evidence);
-    this.sensitive.push({ line: at, evidence });
     if (usesNetwork(program, args))
       this.findings.issue('exfiltration', at, 'Sends a credentials file over the network.', evidence);
   }
@@ -1153,12 +1133,11 @@ export class ShellInspector {
               'Reads a file that holds credentials (SSH keys, cloud or registry tokens, .env).',
               evidence,
             );
-            this.sensitive.push({ line: at, evidence });
             if (program !== null && usesNetwork(program, []))
               this.findings.issue('exfiltration', at, 'Sends a credentials file over the network.', evidence);
           } else if (isEnvironmentFile(value)) {
             this.findings.capability('env_read', at, evidence);
-            this.sensitive.push({ line: at, evidence });
+            this.findings.wholeEnvironmentRead(at, evidence);
           } else if (outside(this.values.knownPrefix(readWord(destination)))) {
             this.findings.capability('file_read', at, evidence);
           }

@@ -1,4 +1,4 @@
-import { MAX_USES_PER_CAPABILITY, type FileAnalysis, type IssueKind } from './analysis.types';
+import { MAX_ISSUES_PER_FILE, MAX_USES_PER_CAPABILITY, type FileAnalysis, type IssueKind } from './analysis.types';
 import { loadCodeAnalyzer, type CodeAnalyzer } from './code-analyzer';
 
 let analyzer: CodeAnalyzer;
@@ -174,6 +174,13 @@ describe('analyzeShell: ordinary scripts', () => {
     const analysis = analyse(Array.from({ length: 12 }, (_, i) => `git status ${i}`).join('\n'));
     expect(analysis.capabilities.filter((use) => use.capability === 'process_exec')).toHaveLength(
       MAX_USES_PER_CAPABILITY,
+    );
+  });
+
+  it('reports an issue on every line up to MAX_ISSUES_PER_FILE, so the certifier can say how many more there are', () => {
+    const analysis = analyse('rm -rf ~\n'.repeat(MAX_ISSUES_PER_FILE + 5));
+    expect(analysis.issues.map((issue) => issue.line)).toEqual(
+      Array.from({ length: MAX_ISSUES_PER_FILE }, (_, i) => i + 1),
     );
   });
 });

@@ -6,7 +6,7 @@
 import type { CodeText, ShellCommandAnalysis, SourceLocation } from './analysis.types';
 import type { AnalyzerContext, LanguageAnalysis } from './analyzer-context';
 import type { Grammars } from './grammars';
-import { Findings } from './shell-findings';
+import { Findings } from './findings';
 import { ShellInspector, lines } from './shell-inspector';
 import { firstSyntaxError, lineOf, walk } from './syntax';
 
@@ -24,9 +24,7 @@ export function analyzeShell(text: string, context: AnalyzerContext): LanguageAn
       const line = lineOf(error);
       findings.issue('unparsable', line, unparsable('script'), text.split('\n')[line - 1] ?? '');
     } else {
-      const inspector = new ShellInspector(context.grammars, findings);
-      inspector.inspect(tree.rootNode, lines(null), 0, comments);
-      inspector.finish();
+      new ShellInspector(context.grammars, findings).inspect(tree.rootNode, lines(null), 0, comments);
     }
   } finally {
     tree.delete();
@@ -41,9 +39,7 @@ export function analyzeShellCommand(command: string, grammars: Grammars, at: Sou
     if (firstSyntaxError(tree.rootNode)) {
       findings.issue('unparsable', at.line, unparsable('command line'), command);
     } else {
-      const inspector = new ShellInspector(grammars, findings);
-      inspector.inspect(tree.rootNode, lines(at.line), 0);
-      inspector.finish();
+      new ShellInspector(grammars, findings).inspect(tree.rootNode, lines(at.line), 0);
     }
   } finally {
     tree.delete();

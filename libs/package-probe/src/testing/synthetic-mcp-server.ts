@@ -9,6 +9,8 @@ import type { SyntheticPackage } from './packed-packages';
 export interface SyntheticMcpServerOptions {
   name: string;
   version?: string;
+  /** The package's description, as the registry shows it. */
+  description?: string;
   tools: readonly Record<string, unknown>[];
   /** Advertised (and listed) only when given. */
   prompts?: readonly Record<string, unknown>[];
@@ -26,7 +28,11 @@ export interface SyntheticMcpServerOptions {
   toolsAtStart?: string;
 }
 
-/** The server script alone, for a bundle that carries it as a file. */
+/**
+ * The server script alone, for a bundle that carries it as a file. It holds only what the options
+ * ask for: a bundled server is analysed, and an environment read it does not need would be a
+ * capability its skill has to declare.
+ */
 export const syntheticMcpServerScript = (options: SyntheticMcpServerOptions): string => {
   const config = {
     name: options.name,
@@ -35,19 +41,23 @@ export const syntheticMcpServerScript = (options: SyntheticMcpServerOptions): st
     prompts: options.prompts ?? null,
     resources: options.resources ?? null,
     pageSize: options.pageSize ?? Number.MAX_SAFE_INTEGER,
-    requireEnv: options.requireEnv ?? [],
     silent: options.silent ?? false,
   };
-  return `#!/usr/bin/env node
-'use strict';
-const config = ${JSON.stringify(config)};
-for (const name of config.requireEnv) {
+  const requireEnv = options.requireEnv ?? [];
+  const envCheck =
+    requireEnv.length === 0
+      ? ''
+      : `for (const name of ${JSON.stringify(requireEnv)}) {
   if (!process.env[name]) {
     console.error('Error: ' + name + ' environment variable is required');
     process.exit(1);
   }
 }
-const tools = config.tools.concat(${options.toolsAtStart ?? '[]'});
+`;
+  return `#!/usr/bin/env node
+'use strict';
+const config = ${JSON.stringify(config)};
+${envCheck}const tools = config.tools.concat(${options.toolsAtStart ?? '[]'});
 const lists = { 'tools/list': ['tools', tools], 'prompts/list': ['prompts', config.prompts], 'resources/list': ['resources', config.resources] };
 const send = (message) => process.stdout.write(JSON.stringify(Object.assign({ jsonrpc: '2.0' }, message)) + '\\n');
 let buffered = '';
@@ -95,6 +105,9 @@ export const syntheticMcpServer = (options: SyntheticMcpServerOptions): Syntheti
       'package.json': JSON.stringify({
         name: options.name,
         version,
+        description: options.description,
+        // The script is CommonJS: said outright, Node does not guess the module type from the source.
+        type: 'commonjs',
         bin: { [unscoped(options.name)]: 'server.js' },
         license: 'MIT',
       }),
