@@ -93,7 +93,15 @@ export function certify(input: CertificationInput): CertificationVerdict {
     { ...NO_EVIDENCE },
     ...runs.map((run) => (run.state === 'ran' ? run.outcome.evidence : undefined)),
   );
-  const reached = decideLevel({ requirements: requirementsMet, score, format: evidence.format, findings });
+  const reached = decideLevel({
+    requirements: requirementsMet,
+    score,
+    format: evidence.format,
+    findings,
+    hasCode:
+      input.skill?.entryPoint != null ||
+      [...checkInput.code.kinds.values()].some((kind) => kind.kind !== 'text' && kind.kind !== 'inert'),
+  });
   const statuses = Object.values(checks);
   const status = decideStatus({
     failed: statuses.includes('fail'),

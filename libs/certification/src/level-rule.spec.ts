@@ -15,6 +15,7 @@ const facts = (o: Partial<LevelFacts> & { unmet?: RequirementName[] } = {}): Lev
     score: o.score ?? 100,
     format: o.format === undefined ? 'kazma' : o.format,
     findings: o.findings ?? [],
+    hasCode: o.hasCode ?? true,
   };
 };
 
@@ -46,7 +47,19 @@ describe('the level rule', () => {
     ['packages not pinned', facts({ unmet: ['packages_pinned'] }), 'basic'],
     ['description incomplete', facts({ unmet: ['description_complete'] }), 'basic'],
     ['no license', facts({ unmet: ['license_present'] }), 'none'],
+    ['SwarmKit without a licence', facts({ format: 'swarmkit', unmet: ['license_present'] }), 'standard'],
+    ['Agent Skill without a licence', facts({ format: 'agent-skill', unmet: ['license_present'] }), 'standard'],
+    [
+      'Kazma skill of instructions alone, nothing to sign',
+      facts({ hasCode: false, unmet: ['checksum_valid', 'signature_valid'] }),
+      'standard',
+    ],
     ['namespace not owned', facts({ unmet: ['namespace_owned'] }), 'none'],
+    ['a file not parsed', facts({ unmet: ['code_analysed'] }), 'basic'],
+    ['an undeclared capability', facts({ unmet: ['capabilities_declared'] }), 'basic'],
+    ['runs programs, declared', facts({ unmet: ['no_dangerous_capabilities'] }), 'basic'],
+    ['a server not pinned', facts({ unmet: ['launch_specs_pinned'] }), 'basic'],
+    ['no live tool pins', facts({ unmet: ['live_tools_recorded'] }), 'basic'],
   ])('%s → %s', (_, levelFacts, level) => {
     expect(decideLevel(levelFacts)).toBe(level);
   });

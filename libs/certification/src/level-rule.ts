@@ -23,8 +23,9 @@
  * packages_pinned, code_analysed (every file parsed), capabilities_declared,
  * no_dangerous_capabilities, launch_specs_pinned (every server pinned by integrity, or a file of
  * the bundle), live_tools_recorded (every server's live tools hashed in the sandbox) and
- * no_review_findings; for Kazma skills also checksum_valid and signature_valid; a Kazma score
- * of at least 90; and no finding of medium severity or above.
+ * no_review_findings; for Kazma skills with code also checksum_valid and signature_valid (a
+ * Kazma skill of instructions alone has nothing to checksum); a Kazma score of at least 90; and
+ * no finding of medium severity or above.
  *
  * Requirements. One whose check was skipped or could not complete is unmet.
  * - entry_point_exists: a Kazma skill's declared entry_point names a file of the bundle; one
@@ -72,8 +73,9 @@ standard: everything that runs was verified. basic, and description_complete,
 packages_pinned, code_analysed (every file parsed), capabilities_declared,
 no_dangerous_capabilities, launch_specs_pinned (every server pinned by integrity, or a file of
 the bundle), live_tools_recorded (every server's live tools hashed in the sandbox) and
-no_review_findings; for Kazma skills also checksum_valid and signature_valid; a Kazma score
-of at least 90; and no finding of medium severity or above.
+no_review_findings; for Kazma skills with code also checksum_valid and signature_valid (a
+Kazma skill of instructions alone has nothing to checksum); a Kazma score of at least 90; and
+no finding of medium severity or above.
 
 Requirements. One whose check was skipped or could not complete is unmet.
 - entry_point_exists: a Kazma skill's declared entry_point names a file of the bundle; one
@@ -126,13 +128,15 @@ export interface LevelFacts {
   /** Null when the manifest did not parse: treated as Kazma, the format asked the most. */
   format: SkillFormat | null;
   findings: readonly Finding[];
+  /** The bundle holds code (or names an entry point): Kazma's signature is what binds it to its publisher. */
+  hasCode: boolean;
 }
 
-export function decideLevel({ requirements, score, format, findings }: LevelFacts): CertificateLevel {
+export function decideLevel({ requirements, score, format, findings, hasCode }: LevelFacts): CertificateLevel {
   const met = (names: readonly RequirementName[]): boolean => names.every((name) => requirements[name]);
   const kazma = format === null || format === 'kazma';
   if (!met(BASIC_REQUIREMENTS) || (kazma && !met(KAZMA_BASIC_REQUIREMENTS)) || score < SCORE_FOR_BASIC) return 'none';
-  const signing = kazma ? KAZMA_SIGNING_REQUIREMENTS : [];
+  const signing = kazma && hasCode ? KAZMA_SIGNING_REQUIREMENTS : [];
   const standard =
     met(STANDARD_REQUIREMENTS) && met(signing) && score >= SCORE_FOR_STANDARD && !findings.some(isMediumOrWorse);
   return standard ? 'standard' : 'basic';
