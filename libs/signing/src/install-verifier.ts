@@ -12,9 +12,8 @@ import { canonicalJson } from './canonical-json';
 import type { CertificateStatement } from './certificate-statement';
 import { verifyCheckpoint, type Checkpoint } from './checkpoint';
 import { digestsEqual, SHA256_HEX_PATTERN } from './digest';
-import { verifyEnvelope, type DsseEnvelope, type TrustedKey } from './dsse';
+import type { TrustedKey } from './dsse';
 import { isCanonicalIsoTime } from './iso-time';
-import { isRecord } from './is-record';
 import { leafHash, verifyConsistency, verifyInclusion } from './merkle';
 import { revocationOf, verifyRevocationList } from './revocation-list';
 import {
@@ -22,9 +21,7 @@ import {
   BundleMismatchError,
   CERTIFICATE_EXPIRED,
   KEY_NOT_VALID_AT_TIME,
-  MalformedEnvelopeError,
   UNKNOWN_KEY,
-  UnexpectedPayloadTypeError,
 } from './signing.errors';
 
 /**
