@@ -13,25 +13,42 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createPreApprovalPolicy, EMPTY_PRE_APPROVAL_POLICY, type PreApprovalPolicy } from '@skillhub/gate';
+import { syntheticMcpServerScript } from '@skillhub/package-probe/testing';
+import { DEFAULT_SANDBOX_LIMITS } from '@skillhub/sandbox';
 import { Gateway } from '../apps/agent-runtime/src/gateway/gateway';
 import { serveGatewayHttp } from '../apps/agent-runtime/src/gateway/gateway-http';
 import { MemoryToolPins } from '../apps/agent-runtime/src/gateway/tool-pins';
 import { mcpServerConfigSchema } from '../apps/agent-runtime/src/mcp/mcp-server.config';
-import { UpstreamServer } from '../apps/agent-runtime/src/mcp/upstream-server';
+import { operatorUpstream } from '../apps/agent-runtime/src/mcp/operator-connector';
+import type { UpstreamServer } from '../apps/agent-runtime/src/mcp/upstream-server';
 import { sparePort, waitFor } from './support/private-redis';
 
 const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
 const FILESYSTEM = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
 const RUNTIME_SECRET = 'runtime-secret-that-must-not-leak';
+/** A server whose list holds a name no model API accepts and a name twice, beside one ordinary tool. */
+const ODD_SERVER = syntheticMcpServerScript({
+  name: 'odd',
+  tools: [
+    { name: 'has space', inputSchema: { type: 'object' } },
+    { name: 'list_notes', description: 'first', inputSchema: { type: 'object' } },
+    { name: 'list_notes', description: 'second', inputSchema: { type: 'object' } },
+  ],
+});
 
-const options = {
-  connectTimeoutMs: 15_000,
-  callTimeoutMs: 15_000,
-  retryDelayMs: 200,
-  maxRetryDelayMs: 2_000,
+const timing = { connectTimeoutMs: 15_000, callTimeoutMs: 15_000, retryDelayMs: 200, maxRetryDelayMs: 2_000 };
+const connectors = {
   inheritEnv: false,
   runtimeEnv: { ...process.env, KAZMA_SECRET: RUNTIME_SECRET, SKILLHUB_TOKEN: RUNTIME_SECRET },
+  sandbox: { mode: 'on' as const, availability: { ok: true as const }, limits: DEFAULT_SANDBOX_LIMITS },
 };
+const warnings: string[] = [];
+const operator = (config: unknown, overrides: Partial<typeof timing> = {}) =>
+  operatorUpstream(mcpServerConfigSchema.parse(config), connectors, {
+    ...timing,
+    ...overrides,
+    warn: (message) => warnings.push(message),
+  });
 
 const text = (r: CallToolResult) => r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
 
@@ -48,24 +65,20 @@ describe('gateway over real MCP servers', () => {
       env: { ...process.env, PORT: String(port) },
       stdio: 'ignore',
     });
-    const config = (c: unknown) => mcpServerConfigSchema.parse(c);
+    writeFileSync(join(folder, 'odd-server.js'), ODD_SERVER);
     upstreams = [
-      new UpstreamServer(
-        config({ name: 'everything', transport: 'stdio', command: [process.execPath, EVERYTHING, 'stdio'] }),
-        options,
-      ),
-      new UpstreamServer(
-        config({ name: 'files', transport: 'stdio', command: [process.execPath, FILESYSTEM, folder] }),
-        options,
-      ),
-      new UpstreamServer(config({ name: 'remote', transport: 'http', url: `http://127.0.0.1:${port}/mcp` }), options),
-      new UpstreamServer(
-        config({ name: 'broken', transport: 'stdio', command: [process.execPath, '-e', 'process.exit(3)'] }),
+      operator({ name: 'everything', transport: 'stdio', command: [process.execPath, EVERYTHING, 'stdio'] }),
+      operator({ name: 'files', transport: 'stdio', command: [process.execPath, FILESYSTEM, folder] }),
+      operator({ name: 'remote', transport: 'http', url: `http://127.0.0.1:${port}/mcp` }),
+      operator(
         {
-          ...options,
-          connectTimeoutMs: 3_000,
+          name: 'broken',
+          transport: 'stdio',
+          command: [process.execPath, '-e', 'console.error("no config"); process.exit(3)'],
         },
+        { connectTimeoutMs: 3_000 },
       ),
+      operator({ name: 'odd', transport: 'stdio', command: [process.execPath, join(folder, 'odd-server.js')] }),
     ];
     // The HTTP server needs a moment to listen.
     await waitFor(
@@ -119,7 +132,26 @@ describe('gateway over real MCP servers', () => {
       ]),
     );
     expect(names.some((n) => n.startsWith('mcp__broken__'))).toBe(false);
-    expect(upstreams[3]!.state).toMatchObject({ status: 'failed', failures: 1, reason: expect.any(String) });
+    expect(upstreams[3]!.state).toMatchObject({
+      status: 'failed',
+      failures: 1,
+      reason: expect.stringContaining('Connection closed; stderr: "no config"'),
+    });
+  });
+
+  it('drops a tool whose name cannot be namespaced, with a warning, and never lists a name twice', async () => {
+    const { client } = await connect();
+    const names = (await client.listTools()).tools.map((t) => t.name);
+
+    expect(names.filter((n) => n.startsWith('mcp__odd__'))).toEqual(['mcp__odd__list_notes']);
+    expect(new Set(names).size).toBe(names.length);
+    expect(names).toContain('mcp__everything__get-sum');
+    expect(warnings).toEqual(
+      expect.arrayContaining([
+        'odd: the tool "has space" is dropped: a tool name uses only letters, digits, "_", "-" and "."',
+        'odd: the tool list_notes is listed twice: only its first definition is used',
+      ]),
+    );
   });
 
   it('lets a safe tool through, over stdio and Streamable HTTP', async () => {
@@ -388,7 +420,7 @@ describe('gateway over real MCP servers', () => {
     await expect(client.readResource({ uri: 'skillhub-resource://nowhere/x' })).rejects.toThrow(/no resource/);
   });
 
-  it('blocks a tool whose definition changed since it was pinned, even with approval', async () => {
+  it('blocks a tool whose definition changed since it was pinned on first use, even with approval, and says so', async () => {
     const pins = new MemoryToolPins();
     pins.pinIfNew('mcp__everything__get-sum', {
       name: 'get-sum',
@@ -398,7 +430,9 @@ describe('gateway over real MCP servers', () => {
     const { client } = await connect(createPreApprovalPolicy({ allow: ['mcp__everything__*'] }), 'accept', pins);
     const result = await call(client, 'mcp__everything__get-sum', { a: 1, b: 2 });
     expect(result.isError).toBe(true);
-    expect(text(result)).toMatch(/definition/i);
+    expect(text(result)).toContain('integrity: the definition of "get-sum" changed since this runtime first saw it');
+    expect(text(result)).toContain('trust on first use: a server the operator configured, which nothing certified');
+    expect(text(result)).not.toContain('certification');
     // An unpinned gateway pins on first sight and lets the same safe call through.
     expect(text(await call((await connect()).client, 'mcp__everything__get-sum', { a: 1, b: 2 }))).toContain('3');
   });

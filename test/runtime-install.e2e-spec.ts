@@ -13,6 +13,7 @@ import { stringify } from 'yaml';
 import { loadConfig } from '@skillhub/config';
 import { writeBundle } from '@skillhub/bundle';
 import { HubClient } from '@skillhub/hub-client';
+import { FakeRegistries, packedRegistryFixtures } from '@skillhub/package-probe/testing';
 import { generateHubKey, kazmaChecksum, keyId, publicKeyFromPem } from '@skillhub/signing';
 import { agentSkillBundle, uniqueName } from '@skillhub/testing';
 import { AgentRuntimeModule } from '../apps/agent-runtime/src/agent-runtime.module';
@@ -21,6 +22,7 @@ import { sparePort } from './support/private-redis';
 import { startTestHub, type TestHub } from './support/test-hub';
 
 const LOCAL_SECRET = 'the-local-kazma-secret';
+const EVERYTHING = '@modelcontextprotocol/server-everything@2026.8.31';
 
 function kazma(author: string, name: string, code = 'print("hello")\n') {
   return writeBundle(
@@ -47,6 +49,7 @@ describe('runtime installation', () => {
   let hub: TestHub;
   let client: HubClient;
   let dir: string;
+  let registries: FakeRegistries;
   const ns = uniqueName('rt');
   const good = uniqueName('good');
   const prompt = uniqueName('prompt');
@@ -75,7 +78,20 @@ describe('runtime installation', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'skillhub-runtime-'));
-    hub = await startTestHub({ worker: true, env: { PUBLISH_RATE_LIMIT_PER_MINUTE: '1000' } });
+    // Real tarballs on a local npm: the worker installs and probes them in the sandbox, as the runtime does.
+    registries = await FakeRegistries.start(
+      packedRegistryFixtures({ fromNodeModules: ['@modelcontextprotocol/server-everything'] }),
+    );
+    hub = await startTestHub({
+      worker: true,
+      env: {
+        PUBLISH_RATE_LIMIT_PER_MINUTE: '1000',
+        NPM_REGISTRY_URL: registries.npm.baseUrl,
+        PYPI_REGISTRY_URL: registries.pypi.baseUrl,
+        LIVE_PROBE: '1',
+        PACKAGE_CACHE_DIR: join(dir, 'hub-packages'),
+      },
+    });
     const token = await hub.token(ns, ['publish', 'manage']);
     client = new HubClient({ baseUrl: hub.baseUrl, token });
     await client.publish(kazma(ns, good));
@@ -87,13 +103,14 @@ describe('runtime installation', () => {
   });
   afterAll(async () => {
     await hub.close();
+    await registries.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
   it('installs the highest certified version in range, with a Kazma install record signed by the local secret', async () => {
     const result = await installer().install(ns, good, '^1.0.0');
     expect(result).toMatchObject({ ok: true, version: '1.2.0' });
-    const path = join(dir, 'skills', ns, good);
+    const path = result.ok ? result.path : '';
     expect(readFileSync(join(path, 'main.py'), 'utf8')).toBe('print("hello")\n');
     const meta = JSON.parse(readFileSync(join(path, '.kazma-install.json'), 'utf8'));
     const checksum = createHash('sha256')
@@ -162,9 +179,8 @@ describe('runtime installation', () => {
     });
   });
 
-  it('the runtime installs its configured skills and serves their MCP servers’ tools and Agent Skills as prompts', async () => {
+  it('the runtime installs its configured skills and serves their certified servers’ tools and Agent Skills as prompts', async () => {
     const served = uniqueName('served');
-    const everything = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
     const bytes = writeBundle(
       [
         {
@@ -175,9 +191,7 @@ describe('runtime installation', () => {
             description: 'A skill whose MCP server the runtime starts and gates.',
             author: ns,
             license: 'MIT',
-            mcp_servers: [
-              { name: 'everything', type: 'stdio', command: process.execPath, args: [everything, 'stdio'] },
-            ],
+            mcp_servers: [{ name: 'everything', type: 'stdio', command: 'npx', args: ['-y', EVERYTHING, 'stdio'] }],
           }),
         },
       ],
@@ -199,6 +213,7 @@ describe('runtime installation', () => {
       stringify({
         hub: hub.baseUrl,
         state_dir: join(dir, 'runtime-state'),
+        npm_registry: registries.npm.baseUrl,
         skills: [`${ns}/${served}@^1.0.0`, `${ns}/${agentSkill}@*`, `${ns}/${failed}@*`],
         gateway: { http: { host: '127.0.0.1', port } },
       }),
@@ -219,7 +234,7 @@ describe('runtime installation', () => {
       expect(prompts).toEqual([`${ns}/${agentSkill}`]);
       const guide = await mcp.getPrompt({ name: `${ns}/${agentSkill}` });
       expect(JSON.stringify(guide.messages)).toContain('Always cite sources.');
-      expect(existsSync(join(dir, 'runtime-state', 'skills', ns, failed))).toBe(false);
+      expect(existsSync(join(dir, 'runtime-state', 'skills', failed))).toBe(false);
     } finally {
       await mcp.close();
       await runtime.close();

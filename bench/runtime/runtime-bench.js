@@ -1,15 +1,18 @@
 #!/usr/bin/env node
-// The gateway's cost: a safe tool call (server-everything's get-sum over stdio) made
-// directly with the SDK client, through the gateway in-process, through the gateway over
-// Streamable HTTP (an SDK client in a session; a bare JSON-RPC POST without one), and, as
-// the floor of any HTTP path, a bare fetch round trip to an echo server, all in one run;
-// then the agent-runtime as its own
-// process installing 5 certified skills from a hub, each with an MCP server: time from
-// spawn to tools-ready, and its peak RSS.
-// Run `npm run build` first; `npm run bench:runtime`. BENCH_CALLS (default 500).
+// The gateway's cost and the runtime's start, with skill servers in the sandbox.
+// 1. A safe tool call (server-everything's get-sum) made directly with the SDK client to the
+//    server over stdio, plain and in the bubblewrap sandbox (the baseline the gateway is
+//    measured against), then through the gateway to that sandboxed server: in-process, over
+//    stdio (the agent-runtime as its own process, its gateway on stdin/stdout), over Streamable
+//    HTTP (an SDK client in a session; a bare JSON-RPC POST without one), and, as the floor of
+//    any HTTP path, a bare fetch round trip to an echo server, all in one run.
+// 2. The agent-runtime as its own process installing 5 certified skills from a hub (each with a
+//    server-everything pinned by integrity, served as a real tarball by a local npm), once to warm
+//    its package cache, then timed: spawn → every tool listed over HTTP, and its peak RSS.
+// `npm run bench:runtime` builds dist/ and dist-bench/ and runs it. BENCH_CALLS (default 500), BENCH_STARTS (default 3).
 const { spawn } = require('node:child_process');
 const { createServer } = require('node:http');
-const { readFileSync, writeFileSync, rmSync } = require('node:fs');
+const { existsSync, mkdtempSync, readFileSync, writeFileSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { performance } = require('node:perf_hooks');
@@ -19,17 +22,27 @@ const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/cli
 const { InMemoryTransport } = require('@modelcontextprotocol/sdk/inMemory.js');
 const { stringify } = require('yaml');
 
+const ROOT = join(__dirname, '../..');
 const dist = (p) => require(`../../dist/${p}`);
 const { Gateway } = dist('apps/agent-runtime/src/gateway/gateway');
 const { serveGatewayHttp } = dist('apps/agent-runtime/src/gateway/gateway-http');
 const { MemoryToolPins } = dist('apps/agent-runtime/src/gateway/tool-pins');
-const { UpstreamServer } = dist('apps/agent-runtime/src/mcp/upstream-server');
+const { operatorUpstream } = dist('apps/agent-runtime/src/mcp/operator-connector');
 const { mcpServerConfigSchema } = dist('apps/agent-runtime/src/mcp/mcp-server.config');
+const { sandboxLimits } = dist('apps/agent-runtime/src/mcp/sandbox-setting');
 const { EMPTY_PRE_APPROVAL_POLICY } = dist('libs/gate/src');
+const { SandboxStdioTransport, nodeInSandbox, sandboxAvailable } = dist('libs/sandbox/src');
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 500);
+const STARTS = Number(process.env.BENCH_STARTS ?? 3);
 const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
-const command = [process.execPath, EVERYTHING, 'stdio'];
+const EVERYTHING_SPEC = '@modelcontextprotocol/server-everything@2026.8.31';
+/** The repository's node_modules, mounted read-only where it is, so the sandboxed server finds its dependencies. */
+const NODE_MODULES = join(ROOT, 'node_modules');
+const LIMITS = sandboxLimits({ memory_mib: 1024, cpu_seconds: 3600 });
+
+/** The fake registry is test support, left out of the build: `npm run build:bench` compiles it into dist-bench/. */
+const packageProbeTesting = () => require('../../dist-bench/libs/package-probe/src/testing');
 
 async function time(label, call) {
   for (let i = 0; i < 20; i++) await call(i); // warm-up
@@ -45,20 +58,43 @@ async function time(label, call) {
 
 const sum = (client, name) => (i) => client.callTool({ name, arguments: { a: i, b: 1 } });
 
-async function main() {
-  const direct = new Client({ name: 'direct', version: '1' });
-  await direct.connect(new StdioClientTransport({ command: command[0], args: command.slice(1), stderr: 'ignore' }));
+/** server-everything as an operator server opted in to the sandbox: no network, node_modules read-only. */
+const sandboxedServer = {
+  name: 'everything',
+  transport: 'stdio',
+  command: ['node', EVERYTHING, 'stdio'],
+  sandbox: { network: false, read_only: [NODE_MODULES] },
+};
 
-  const upstream = new UpstreamServer(
-    mcpServerConfigSchema.parse({ name: 'everything', transport: 'stdio', command }),
+async function latency() {
+  const direct = new Client({ name: 'direct', version: '1' });
+  await direct.connect(
+    new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, 'stdio'], stderr: 'ignore' }),
+  );
+  const node = nodeInSandbox();
+  const directSandboxed = new Client({ name: 'direct-sandboxed', version: '1' });
+  await directSandboxed.connect(
+    new SandboxStdioTransport(
+      {
+        network: false,
+        readOnly: [...node.mounts, { source: NODE_MODULES, target: NODE_MODULES }],
+        tmpfs: [],
+        env: {},
+        cwd: '/home/sandbox',
+        limits: LIMITS,
+      },
+      [node.path, EVERYTHING, 'stdio'],
+    ),
+  );
+
+  const upstream = operatorUpstream(
+    mcpServerConfigSchema.parse(sandboxedServer),
     {
-      connectTimeoutMs: 30_000,
-      callTimeoutMs: 30_000,
-      retryDelayMs: 1000,
-      maxRetryDelayMs: 1000,
       inheritEnv: false,
       runtimeEnv: process.env,
+      sandbox: { mode: 'on', availability: await sandboxAvailable(), limits: LIMITS },
     },
+    { connectTimeoutMs: 30_000, callTimeoutMs: 30_000, retryDelayMs: 1000, maxRetryDelayMs: 1000 },
   );
   const gateway = new Gateway([upstream], {
     environment: { production: false, trustedInProdAllowed: false },
@@ -72,6 +108,22 @@ async function main() {
   const http = await serveGatewayHttp(gateway, '127.0.0.1', 0);
   const overHttp = new Client({ name: 'http', version: '1' });
   await overHttp.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+
+  // The runtime as its own process, its gateway on stdio, in front of the same sandboxed server.
+  const stateDir = mkdtempSync(join(tmpdir(), 'skillhub-runtime-bench-stdio-'));
+  writeFileSync(
+    join(stateDir, 'runtime.yaml'),
+    stringify({ state_dir: stateDir, mcp_servers: [sandboxedServer], gateway: { stdio: true } }),
+  );
+  const overStdio = new Client({ name: 'stdio', version: '1' });
+  await overStdio.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [join(ROOT, 'dist/apps/agent-runtime/src/main.js')],
+      env: { ...process.env, RUNTIME_CONFIG: join(stateDir, 'runtime.yaml'), KAZMA_HUB_URL: 'http://127.0.0.1:1' },
+      stderr: 'ignore',
+    }),
+  );
 
   const echo = createServer((req, res) => req.pipe(res));
   await new Promise((resolve) => echo.listen(0, '127.0.0.1', resolve));
@@ -90,46 +142,68 @@ async function main() {
     });
 
   const rows = [
-    await time('direct SDK client → server (stdio)', sum(direct, 'get-sum')),
-    await time('through the gateway, in-process client', sum(inProcess, 'mcp__everything__get-sum')),
+    await time('direct SDK client → server (stdio, no sandbox)', sum(direct, 'get-sum')),
+    await time('direct SDK client → server in the sandbox (stdio)', sum(directSandboxed, 'get-sum')),
+    await time('through the gateway, in-process client → sandboxed server', sum(inProcess, 'mcp__everything__get-sum')),
+    await time('through the agent-runtime over stdio → sandboxed server', sum(overStdio, 'mcp__everything__get-sum')),
     await time(
-      'through the gateway over Streamable HTTP, SDK client in a session',
+      'over Streamable HTTP, SDK client in a session → sandboxed server',
       sum(overHttp, 'mcp__everything__get-sum'),
     ),
-    await time('through the gateway over Streamable HTTP, bare POST without a session', stateless),
+    await time('over Streamable HTTP, bare POST without a session → sandboxed server', stateless),
     await time('floor: bare fetch round trip to an echo server, no MCP', (i) =>
       post(`http://127.0.0.1:${echo.address().port}/`, { i }),
     ),
   ];
   echo.close();
-  await Promise.all([direct.close(), inProcess.close(), overHttp.close(), upstream.close()]);
+  await Promise.all([direct.close(), directSandboxed.close(), inProcess.close(), overHttp.close(), overStdio.close()]);
+  await upstream.close();
   await http.close();
+  rmSync(stateDir, { recursive: true, force: true });
+  return rows;
+}
 
-  const ready = await runtimeStartup(5);
-  const base = rows[0];
+async function main() {
+  const sandbox = await sandboxAvailable();
+  if (!sandbox.ok) throw new Error(`this bench runs servers in the sandbox: ${sandbox.reason}`);
+  const rows = await latency();
+  const base = rows[1];
   console.log(`\ntool call latency, ${CALLS} sequential calls each (get-sum, a safe tool)\n`);
-  console.log('| path | p50 ms | p99 ms | p50 vs direct |');
+  console.log('| path | p50 ms | p99 ms | p50 vs direct to the sandboxed server |');
   console.log('|---|---|---|---|');
   for (const r of rows)
     console.log(
-      `| ${r.label} | ${r.p50.toFixed(3)} | ${r.p99.toFixed(3)} | ${(r.p50 / base.p50).toFixed(2)}× (+${(r.p50 - base.p50).toFixed(3)} ms) |`,
+      `| ${r.label} | ${r.p50.toFixed(3)} | ${r.p99.toFixed(3)} | ${(r.p50 / base.p50).toFixed(2)}× (${r.p50 >= base.p50 ? '+' : ''}${(r.p50 - base.p50).toFixed(3)} ms) |`,
     );
+
+  const starts = await runtimeStartup(5);
   console.log(
-    `\nagent-runtime with 5 installed skills (5 MCP servers): start → tools ready ${ready.ms.toFixed(0)} ms, ${ready.tools} tools, peak RSS ${ready.rss.toFixed(0)} MiB (its own process)`,
+    `\nagent-runtime with 5 installed skills (5 sandboxed servers), warm package cache: start → tools ready ${starts
+      .map((s) => `${s.ms.toFixed(0)} ms`)
+      .join(
+        ', ',
+      )} (${starts[0].tools} tools); peak RSS ${starts.map((s) => s.rss.toFixed(0)).join(', ')} MiB (its own process)`,
   );
 }
 
 /**
- * A hub on the embedded database (certifying in-process), five published and certified
- * skills each declaring one server-everything; then the runtime is spawned with those five
- * skills in its config: the time covers five offline-verified installs and five servers.
+ * A hub on the embedded database (certifying in-process, with the live probe in the sandbox)
+ * against a local npm serving server-everything's real tarballs; five published and certified
+ * skills each declaring one `npx -y server-everything@<pinned> stdio`; then the runtime is
+ * spawned with those five skills, once to fill its package cache, and STARTS more times timed:
+ * five offline-verified installs, five cache entries re-verified, five sandboxed servers.
  */
 async function runtimeStartup(skills) {
   const { randomBytes } = require('node:crypto');
+  const { FakeRegistries, packedRegistryFixtures } = packageProbeTesting();
   const { createHubApp } = dist('apps/hub-api/src/create-hub-app');
   const { loadConfig } = dist('libs/config/src');
   const { startEmbeddedDatabase } = dist('libs/registry/src');
   const { writeBundle } = dist('libs/bundle/src');
+  const work = mkdtempSync(join(tmpdir(), 'skillhub-runtime-bench-'));
+  const registries = await FakeRegistries.start(
+    packedRegistryFixtures({ fromNodeModules: [EVERYTHING_SPEC.slice(0, EVERYTHING_SPEC.lastIndexOf('@'))] }),
+  );
   const db = await startEmbeddedDatabase(null);
   const config = loadConfig({
     ...process.env,
@@ -139,6 +213,10 @@ async function runtimeStartup(skills) {
     REDIS_PREFIX: `skillhub-bench-${Date.now()}`,
     OUTBOX_POLL_MS: '100',
     LOG_LEVEL: 'error',
+    NPM_REGISTRY_URL: registries.npm.baseUrl,
+    PYPI_REGISTRY_URL: registries.pypi.baseUrl,
+    LIVE_PROBE: '1',
+    PACKAGE_CACHE_DIR: join(work, 'hub-packages'),
   });
   const hub = await createHubApp(config, { url: db.url, embedded: true, stop: () => db.stop() });
   await hub.listen(0, '127.0.0.1');
@@ -160,7 +238,7 @@ async function runtimeStartup(skills) {
       description: 'A benchmark skill whose MCP server the runtime starts.',
       author: 'bench-labs',
       license: 'MIT',
-      mcp_servers: [{ name: `everything-${i}`, type: 'stdio', command: command[0], args: command.slice(1) }],
+      mcp_servers: [{ name: `everything-${i}`, type: 'stdio', command: 'npx', args: ['-y', EVERYTHING_SPEC, 'stdio'] }],
     };
     const bundle = writeBundle([{ path: 'skill_manifest.yaml', content: stringify(manifest) }], { rootFolder: name });
     await api('POST', '/api/v1/skills', bundle, {
@@ -178,45 +256,57 @@ async function runtimeStartup(skills) {
   }
 
   const port = 39000 + Math.floor(Math.random() * 1000);
-  const stateDir = join(tmpdir(), `skillhub-runtime-bench-${process.pid}`);
-  const file = `${stateDir}.yaml`;
+  const stateDir = join(work, 'runtime-state');
+  const file = join(work, 'runtime.yaml');
   writeFileSync(
     file,
     stringify({
       hub: base,
       state_dir: stateDir,
+      npm_registry: registries.npm.baseUrl,
       skills: names.map((n) => `bench-labs/${n}@^1.0.0`),
       gateway: { http: { host: '127.0.0.1', port } },
     }),
   );
-  const t0 = performance.now();
-  const proc = spawn(process.execPath, ['dist/apps/agent-runtime/src/main.js'], {
-    env: { ...process.env, RUNTIME_CONFIG: file, KAZMA_HUB_URL: base, HUB_LOG_ORIGIN: config.HUB_LOG_ORIGIN },
-    stdio: 'ignore',
-  });
-  try {
-    for (;;) {
-      try {
-        const client = new Client({ name: 'probe', version: '1' });
-        await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
-        const { tools } = await client.listTools();
-        await client.close();
-        if (tools.length >= skills * 10) {
-          const ms = performance.now() - t0;
-          const rss = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${proc.pid}/status`, 'utf8'))[1]) / 1024;
-          return { ms, tools: tools.length, rss };
+  const start = async () => {
+    const t0 = performance.now();
+    const proc = spawn(process.execPath, [join(ROOT, 'dist/apps/agent-runtime/src/main.js')], {
+      env: { ...process.env, RUNTIME_CONFIG: file, KAZMA_HUB_URL: base, HUB_LOG_ORIGIN: config.HUB_LOG_ORIGIN },
+      stdio: 'ignore',
+    });
+    try {
+      for (;;) {
+        try {
+          const client = new Client({ name: 'probe', version: '1' });
+          await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
+          const { tools } = await client.listTools();
+          await client.close();
+          if (tools.length >= skills * 10) {
+            const ms = performance.now() - t0;
+            const rss = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${proc.pid}/status`, 'utf8'))[1]) / 1024;
+            return { ms, tools: tools.length, rss };
+          }
+        } catch {
+          if (proc.exitCode !== null) throw new Error(`the runtime exited with ${proc.exitCode}`);
         }
-      } catch {
-        if (proc.exitCode !== null) throw new Error(`the runtime exited with ${proc.exitCode}`);
+        if (performance.now() - t0 > 120_000) throw new Error('the runtime was not ready in 120 s');
+        await new Promise((r) => setTimeout(r, 20));
       }
-      if (performance.now() - t0 > 60_000) throw new Error('the runtime was not ready in 60 s');
-      await new Promise((r) => setTimeout(r, 20));
+    } finally {
+      proc.kill('SIGTERM');
+      await new Promise((resolve) => (proc.exitCode !== null ? resolve() : proc.once('exit', resolve)));
     }
+  };
+  try {
+    await start(); // fills <state_dir>/packages
+    if (!existsSync(join(stateDir, 'packages', 'entries'))) throw new Error('the package cache was not filled');
+    const starts = [];
+    for (let i = 0; i < STARTS; i++) starts.push(await start());
+    return starts;
   } finally {
-    proc.kill('SIGTERM');
-    rmSync(file, { force: true });
-    rmSync(stateDir, { recursive: true, force: true });
     await hub.close();
+    await registries.close();
+    rmSync(work, { recursive: true, force: true });
   }
 }
 

@@ -1,7 +1,7 @@
 /**
- * agent-runtime: checks that KAZMA_HUB_URL answers, connects the MCP servers of its
- * RUNTIME_CONFIG and serves their tools behind the gate. Installing certified skills
- * from the hub (verified offline) is still to come.
+ * agent-runtime: checks that KAZMA_HUB_URL answers, installs the certified skills of its
+ * RUNTIME_CONFIG (verified offline), starts the servers their certificates let run in the
+ * sandbox and the servers its operator configures, and serves their tools behind the gate.
  */
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';

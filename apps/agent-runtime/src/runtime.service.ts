@@ -1,22 +1,37 @@
 /**
- * The runtime's life: read the YAML configuration, install the certified skills it
- * names (verified offline), connect the MCP servers configured and those the skills
- * declare, and serve them through the gateway (Streamable HTTP and/or stdio), with
- * Agent Skills offered as prompts.
+ * The runtime's life: read the YAML configuration, install the certified skills it names
+ * (verified offline), start the servers their certificates let run (in the sandbox) and the
+ * servers the operator configures, and serve them through the gateway (Streamable HTTP and/or
+ * stdio), with Agent Skills offered as prompts.
  */
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
 import { createPreApprovalPolicy, isTrustedInProdAllowed } from '@skillhub/gate';
 import { HubClient } from '@skillhub/hub-client';
-import { loadRuntimeConfig, parseSkillSpec, RuntimeConfigError, type RuntimeConfig } from './config/runtime-config';
 import { type InstallResult, SkillInstaller, TrustState } from '@skillhub/installer';
-import { skillPrompt, skillServers } from './install/installed-skill';
-import { Gateway } from './gateway/gateway';
-import { FileToolPins } from './gateway/tool-pins';
+import { PackageCache } from '@skillhub/package-cache';
+import { sandboxAvailable } from '@skillhub/sandbox';
+import { loadRuntimeConfig, parseSkillSpec, RuntimeConfigError, type RuntimeConfig } from './config/runtime-config';
+import { readSecrets } from './config/runtime-secrets';
+import { Gateway, type SkillPrompt } from './gateway/gateway';
 import { isLoopback, serveGatewayHttp, type GatewayHttpServer } from './gateway/gateway-http';
-import { UpstreamServer } from './mcp/upstream-server';
+import { FileToolPins } from './gateway/tool-pins';
+import { type VerifiedSkill, skillExposure } from './install/skill-exposure';
+import { operatorUpstream } from './mcp/operator-connector';
+import { RecentPackageChecks } from './mcp/recent-package-checks';
+import { type SandboxSetting, sandboxLimits, sandboxNotice } from './mcp/sandbox-setting';
+import { ServerPlanner } from './mcp/server-plan';
+import { skillUpstream } from './mcp/skill-connector';
+import type { UpstreamOptions, UpstreamServer } from './mcp/upstream-server';
+
+const UPSTREAM_TIMING = {
+  connectTimeoutMs: 30_000,
+  callTimeoutMs: 60_000,
+  retryDelayMs: 1_000,
+  maxRetryDelayMs: 300_000,
+};
 
 @Injectable()
 export class RuntimeService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -32,19 +47,57 @@ export class RuntimeService implements OnApplicationBootstrap, OnApplicationShut
       return;
     }
     const runtime = loadRuntimeConfig(this.config.RUNTIME_CONFIG);
-    const installed = await this.installSkills(runtime);
-    const servers = [...runtime.mcp_servers, ...installed.flatMap((skill) => skillServers(skill))];
-    this.upstreams = servers.map(
-      (server) =>
-        new UpstreamServer(server, {
-          connectTimeoutMs: 30_000,
-          callTimeoutMs: 60_000,
-          retryDelayMs: 1_000,
-          maxRetryDelayMs: 300_000,
-          inheritEnv: process.env.KAZMA_MCP_INHERIT_ENV === '1',
-          runtimeEnv: process.env,
+    const stateDir = resolve(runtime.state_dir);
+    const sandbox: SandboxSetting = {
+      mode: runtime.sandbox,
+      availability: await sandboxAvailable(),
+      limits: sandboxLimits(runtime.sandbox_limits),
+    };
+    const notice = sandboxNotice(sandbox);
+    this.logger[notice.level](notice.message);
+
+    const upstreamOptions: UpstreamOptions = { ...UPSTREAM_TIMING, warn: (message) => this.logger.warn(message) };
+    const operatorOptions = { inheritEnv: process.env.KAZMA_MCP_INHERIT_ENV === '1', runtimeEnv: process.env, sandbox };
+    const skillOptions = {
+      sandbox,
+      packageCache: new RecentPackageChecks(
+        new PackageCache({ root: join(stateDir, 'packages'), registry: runtime.npm_registry }),
+      ),
+      runtimeEnv: process.env,
+    };
+    // Each server starts as soon as it is known (its start is mostly CPU, an install mostly waiting for the hub).
+    const starting: Array<Promise<void>> = [];
+    const start = (upstream: UpstreamServer): void => {
+      this.upstreams.push(upstream);
+      starting.push(
+        upstream.ensureConnected().then((state) => {
+          if (state.status === 'failed') this.logger.error(`${upstream.name}: not started: ${state.reason}`);
+          else this.logger.log(`${upstream.name}: ${state.status === 'connected' ? state.tools.length : 0} tools`);
         }),
-    );
+      );
+    };
+    for (const server of runtime.mcp_servers) start(operatorUpstream(server, operatorOptions, upstreamOptions));
+
+    const planner = new ServerPlanner(runtime.mcp_servers);
+    const secrets = readSecrets(runtime.secrets, process.env);
+    const prompts: SkillPrompt[] = [];
+    for await (const skill of this.installSkills(runtime, stateDir)) {
+      const exposure = skillExposure(skill, { grants: runtime.grants, secrets });
+      for (const { server, reason } of exposure.refused) {
+        this.logger.warn(`${exposure.certifiedAs}: server ${server} is not started: ${reason}`);
+      }
+      prompts.push(...exposure.prompts);
+      const { added, notes } = planner.add(exposure);
+      for (const note of notes) this.logger.log(note);
+      for (const planned of added) start(skillUpstream(planned, skillOptions, upstreamOptions));
+    }
+
+    const pins = new FileToolPins(join(stateDir, 'trust', 'tool-pins.json'));
+    if (pins.droppedOlderPins) {
+      this.logger.warn(
+        'tool pins taken before annotations were hashed were dropped: they are taken again on first use',
+      );
+    }
     const gateway = new Gateway(
       this.upstreams,
       {
@@ -53,15 +106,12 @@ export class RuntimeService implements OnApplicationBootstrap, OnApplicationShut
           trustedInProdAllowed: isTrustedInProdAllowed(process.env.KAZMA_MCP_TRUSTED_IN_PROD),
         },
         preApproval: createPreApprovalPolicy(runtime.approvals),
-        pins: new FileToolPins(join(runtime.state_dir, 'trust', 'tool-pins.json')),
+        pins,
+        warn: (message) => this.logger.warn(message),
       },
-      installed.flatMap((skill) => skillPrompt(skill)),
+      prompts,
     );
-    for (const upstream of this.upstreams) {
-      const state = await upstream.ensureConnected();
-      if (state.status === 'failed') this.logger.warn(`${upstream.config.name}: ${state.reason}`);
-      else this.logger.log(`${upstream.config.name}: ${state.status === 'connected' ? state.tools.length : 0} tools`);
-    }
+    await Promise.all(starting);
     if (runtime.gateway.http) {
       const { host, port, token_env, allowed_hosts } = runtime.gateway.http;
       const token = token_env === undefined ? undefined : process.env[token_env];
@@ -81,18 +131,19 @@ export class RuntimeService implements OnApplicationBootstrap, OnApplicationShut
     if (runtime.gateway.stdio) await gateway.createServer().connect(new StdioServerTransport());
   }
 
-  /** Installs every configured skill, verified offline; a refused one is logged with its reason and skipped. */
-  private async installSkills(runtime: RuntimeConfig): Promise<Array<Extract<InstallResult, { ok: true }>>> {
-    if (!runtime.skills.length) return [];
+  /** Installs every configured skill, verified offline, yielding each; a refused one is logged with its reason and skipped. */
+  private async *installSkills(runtime: RuntimeConfig, stateDir: string): AsyncGenerator<VerifiedSkill> {
+    if (!runtime.skills.length) return;
     const hub = new HubClient({ baseUrl: runtime.hub ?? this.config.KAZMA_HUB_URL });
     const installer = new SkillInstaller(hub, {
-      installDir: join(runtime.state_dir, 'skills'),
-      state: new TrustState(join(runtime.state_dir, 'trust')),
+      installDir: join(stateDir, 'skills'),
+      state: new TrustState(join(stateDir, 'trust')),
       logOrigin: this.config.HUB_LOG_ORIGIN,
       pinnedKeys: runtime.keys,
       kazmaSecret: this.config.KAZMA_SECRET,
     });
-    const results: Array<Extract<InstallResult, { ok: true }>> = [];
+    // One after another: each install checks the revocation list against the newest one the
+    // install before it kept (TrustState), so concurrent installs would refuse each other's lists.
     for (const spec of runtime.skills) {
       const { author, name, range } = parseSkillSpec(spec);
       const result = await installer.install(author, name, range).catch((err: Error): InstallResult => ({
@@ -102,14 +153,15 @@ export class RuntimeService implements OnApplicationBootstrap, OnApplicationShut
         reason: 'unreachable',
         message: err.message,
       }));
-      if (result.ok) {
-        this.logger.log(`installed ${author}/${name}@${result.version}`);
-        results.push(result);
-      } else {
+      if (!result.ok) {
         this.logger.error(`refused ${spec}: ${result.reason}: ${result.message}`);
+        continue;
       }
+      const ref = `${author}/${name}`;
+      this.logger.log(`installed ${ref}@${result.version}`);
+      for (const warning of result.warnings) this.logger.warn(`${ref}@${result.version}: ${warning}`);
+      yield { ref, version: result.version, path: result.path, skill: result.skill, statement: result.statement };
     }
-    return results;
   }
 
   async onApplicationShutdown(): Promise<void> {

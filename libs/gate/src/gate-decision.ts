@@ -1,17 +1,18 @@
 /**
  * The decision for one MCP tool call: allow, ask a human, or refuse. Pure: the agent
  * runtime passes everything in (server config, environment, the live tool definition,
- * the hash pinned in the certificate, any approval it holds) and acts on the verdict.
+ * the pin it must match, any approval it holds) and acts on the verdict.
  *
  * Rules, in the order they apply:
  *   1. Anything that throws while evaluating (a hostile arguments object, a bad input)
  *      → deny, "policy evaluation failed: …". The gate fails closed; it never throws.
  *   2. A tool name namespaced for another server than the one the call goes to, or one
  *      that starts with `mcp__` (any case) but does not parse strictly → deny.
- *   3. Integrity: a pinned hash that is malformed, or present with no live definition to
- *      check, or different from the live definition's hash → classification forced to
- *      `unknown`, deny ("definition changed since certification"). No approval, trust or
- *      pre-approval overrides this: the tool is blocked until re-certified. A live
+ *   3. Integrity (tool-integrity.ts): with a pin given, the live definition must be the one
+ *      pinned: by every certificate of a skill that names the server (a tool a certificate does
+ *      not pin is blocked too), or, for an operator's server, the one pinned on first use.
+ *      Otherwise classification is forced to `unknown` and the call denied, with a reason that
+ *      says which pin it failed. No approval, trust or pre-approval overrides this. A live
  *      definition that names another tool is refused too.
  *   4. Classification by name (tool-classifier.ts). Server annotations never relax it:
  *      `readOnlyHint` is ignored (and the reason says so); `destructiveHint: true` may
@@ -29,7 +30,9 @@ import { type PreApprovalPolicy, findPreApproval } from './pre-approval.policy';
 import { type GateEnvironment, type ServerTrust, resolveEffectiveTrust } from './server-trust';
 import { APPROVAL_FLAG_KEY, type ToolArguments, takeApprovalFlag } from './tool-arguments';
 import { type ToolClass, type ToolClassification, explainToolClass } from './tool-classifier';
-import { type ToolDefinition, isToolDefinitionHash, toolDefinitionHash } from './tool-definition-hash';
+import type { ToolDefinition } from './tool-definition-hash';
+import { type ToolPin, checkToolIntegrity } from './tool-integrity';
+import { quote, UNPRINTABLE } from './quoted';
 import {
   NAMESPACE_PREFIX,
   isValidToolName,
@@ -66,8 +69,8 @@ export interface GateInput {
   environment: GateEnvironment;
   /** The definition the server declares now (from `tools/list`). */
   liveDefinition?: ToolDefinition;
-  /** The tool-definition hash pinned in the skill's certificate; null/undefined = nothing pinned. */
-  pinnedHash?: string | null;
+  /** What the live definition must match (tool-integrity.ts); absent = nothing is checked. */
+  pin?: ToolPin;
   /** From the server: informational, may tighten, never relax. */
   annotations?: ToolAnnotations;
   /** An approval the caller obtained for THIS call (an elicitation answer, a pre-approval it evaluated). */
@@ -89,12 +92,9 @@ export interface GateDecision {
   approvalFlagPresent: boolean;
 }
 
-export const DEFINITION_CHANGED = 'definition changed since certification';
 export const POLICY_EVALUATION_FAILED = 'policy evaluation failed';
 
-const MAX_QUOTED_LENGTH = 80;
 const MAX_ERROR_TEXT_LENGTH = 200;
-const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
 
 /** Decides one tool call. Never throws: any failure is a deny. */
 export function decideToolCall(input: GateInput): GateDecision {
@@ -154,7 +154,7 @@ function evaluate(input: GateInput): GateDecision {
 
   // Integrity first: a changed definition is blocked whatever approvals or trust say.
   const liveDefinition: unknown = input.liveDefinition;
-  const pinnedHash: unknown = input.pinnedHash;
+  const pin: unknown = input.pin;
   if (liveDefinition !== undefined && liveDefinition !== null) {
     const liveName: unknown = (liveDefinition as ToolDefinition).name;
     if (liveName !== rawTool) {
@@ -165,30 +165,10 @@ function evaluate(input: GateInput): GateDecision {
       );
     }
   }
-  if (pinnedHash !== undefined && pinnedHash !== null) {
-    if (!isToolDefinitionHash(pinnedHash)) {
-      return decide(
-        'deny',
-        'unknown',
-        `${DEFINITION_CHANGED}: the pinned hash is not 64 lowercase hex characters; treated as unknown and blocked until re-certified`,
-      );
-    }
-    if (liveDefinition === undefined || liveDefinition === null) {
-      return decide(
-        'deny',
-        'unknown',
-        `${DEFINITION_CHANGED}: a hash is pinned but no live definition was given to check it; treated as unknown and blocked until re-certified`,
-      );
-    }
-    const liveHash = toolDefinitionHash(liveDefinition as ToolDefinition);
-    if (liveHash !== pinnedHash) {
-      return decide(
-        'deny',
-        'unknown',
-        `${DEFINITION_CHANGED}: live definition hash ${liveHash.slice(0, 12)}… differs from pinned ${pinnedHash.slice(0, 12)}…; treated as unknown and blocked until re-certified`,
-      );
-    }
-    reasons.push('integrity: the live definition matches the hash pinned at certification');
+  if (pin !== undefined && pin !== null) {
+    const integrity = checkToolIntegrity(rawTool, liveDefinition as ToolDefinition | null | undefined, pin as ToolPin);
+    if (!integrity.ok) return decide('deny', 'unknown', integrity.reason);
+    reasons.push(integrity.reason);
   }
 
   const explained = explainToolClass(toolName);
@@ -274,12 +254,6 @@ function describeClassification(c: ToolClassification): string {
     case 'no-keyword':
       return `${name} is unknown (no danger keyword, no safe token)`;
   }
-}
-
-/** Quoted, capped, with control and invisible characters escaped: names come from servers and end up in logs. */
-function quote(value: string): string {
-  const capped = value.length > MAX_QUOTED_LENGTH ? `${value.slice(0, MAX_QUOTED_LENGTH)}…` : value;
-  return `"${capped.replace(/["\\]/g, '\\$&').replace(UNPRINTABLE, (ch) => `\\u{${ch.codePointAt(0)?.toString(16)}}`)}"`;
 }
 
 /** The message of whatever was thrown, without letting a hostile error object throw again. */

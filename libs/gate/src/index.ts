@@ -56,8 +56,8 @@ export {
   preApprovalPatternProblem,
   type PreApprovalPolicy,
 } from './pre-approval.policy';
+export { checkToolIntegrity, type CertifiedToolPin, type ToolIntegrity, type ToolPin } from './tool-integrity';
 export {
-  DEFINITION_CHANGED,
   POLICY_EVALUATION_FAILED,
   decideToolCall,
   type GateDecision,

@@ -1,13 +1,17 @@
 /** The live tool probe (C13): a pinned MCP server started in the sandbox, its tools, prompts and resources listed. */
+export { LIVE_PROBE_DEFAULTS, probeLiveServer, type LiveProbeOptions } from './live-probe';
 export {
   BUNDLE_MOUNT,
-  LIVE_PROBE_DEFAULTS,
   PACKAGE_MOUNT,
-  probeLiveServer,
+  ServerLaunchError,
+  bundleFileServerLaunch,
+  npmServerLaunch,
+  serverSandboxPolicy,
   type BundleFileServerTarget,
-  type LiveProbeOptions,
   type LiveProbeTarget,
   type NpmServerTarget,
-} from './live-probe';
+  type ServerLaunch,
+  type ServerPolicyOptions,
+} from './server-launch';
 export { extractBundle, type ExtractedBundle } from './extract-bundle';
-export { probeFailureDetail, type ProbeFailure } from './probe-failure';
+export { NEEDS_NETWORK, plainText, probeFailureDetail, type ProbeFailure } from './probe-failure';

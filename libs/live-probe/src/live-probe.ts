@@ -5,56 +5,29 @@
  * the sandbox killed. It never throws: anything that goes wrong is the probe's outcome, with a detail
  * the publisher can act on.
  */
-import { lstat, stat } from 'node:fs/promises';
-import { isAbsolute, relative, sep } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { PackageCache } from '@skillhub/package-cache';
 import {
   DEFAULT_SANDBOX_LIMITS,
-  SANDBOX_HOME,
   SANDBOX_TOOLS,
   SandboxStdioTransport,
-  isSystemPath,
-  nodeInSandbox,
-  nodeOptionsFor,
   sandboxAvailable,
   type SandboxLimits,
-  type SandboxMount,
-  type SandboxPolicy,
   type SandboxTools,
 } from '@skillhub/sandbox';
 import type { LivePrompt, LiveResource, LiveServerProbe, LiveTool } from '@skillhub/certification';
 import { DomainError } from '@skillhub/errors';
 import { probeFailureDetail } from './probe-failure';
+import {
+  ServerLaunchError,
+  bundleFileServerLaunch,
+  npmServerLaunch,
+  serverSandboxPolicy,
+  type LiveProbeTarget,
+  type ServerLaunch,
+} from './server-launch';
 
-interface TargetBase {
-  /** The server's name as the skill declares it. */
-  server: string;
-  args: string[];
-  /** The server's whole environment, as the skill declares it. */
-  env: Record<string, string>;
-}
-
-/** A server launched from a pinned npm package (`npx -y <name>@<version>`). */
-export interface NpmServerTarget extends TargetBase {
-  kind: 'npm';
-  name: string;
-  version: string;
-  /** The registry's sha512 `dist.integrity` recorded by C8. */
-  integrity: string;
-}
-
-/** A server that is a file of the skill's bundle, run by an interpreter (`node server.js`). */
-export interface BundleFileServerTarget extends TargetBase {
-  kind: 'bundle-file';
-  interpreter: 'node' | 'python3' | 'bash';
-  /** Absolute, inside `bundleDir`. */
-  file: string;
-  /** The extracted bundle (see extractBundle). */
-  bundleDir: string;
-}
-
-export type LiveProbeTarget = NpmServerTarget | BundleFileServerTarget;
+export type { BundleFileServerTarget, LiveProbeTarget, NpmServerTarget } from './server-launch';
 
 export interface LiveProbeOptions {
   packageCache: PackageCache;
@@ -74,17 +47,6 @@ export const LIVE_PROBE_DEFAULTS = Object.freeze({
   maxDefinitionBytes: 64 * 1024,
 });
 
-/** Where the package's cache entry (or the bundle) appears inside the sandbox. */
-export const PACKAGE_MOUNT = '/srv/package';
-export const BUNDLE_MOUNT = '/srv/bundle';
-
-const INTERPRETERS: Record<Exclude<BundleFileServerTarget['interpreter'], 'node'>, readonly string[]> = {
-  python3: ['/usr/bin/python3', '/usr/local/bin/python3'],
-  bash: ['/usr/bin/bash', '/bin/bash'],
-};
-/** Folders no argument may put a tmpfs over: the sandbox's own. */
-const RESERVED = ['/proc', '/dev', PACKAGE_MOUNT, BUNDLE_MOUNT];
-
 /** Something that ends the probe early with an outcome other than 'listed'. */
 class ProbeStop extends Error {
   constructor(
@@ -93,13 +55,6 @@ class ProbeStop extends Error {
   ) {
     super(detail);
   }
-}
-
-interface Launch {
-  argv: string[];
-  readOnly: SandboxMount[];
-  cwd: string;
-  node: boolean;
 }
 
 export const probeLiveServer = async (target: LiveProbeTarget, options: LiveProbeOptions): Promise<LiveServerProbe> => {
@@ -114,73 +69,29 @@ export const probeLiveServer = async (target: LiveProbeTarget, options: LiveProb
   try {
     const availability = await sandboxAvailable(options.sandboxTools ?? SANDBOX_TOOLS);
     if (!availability.ok) return result('not-probed', `no sandbox on the certifier: ${availability.reason}`);
-    const launch = target.kind === 'npm' ? await npmLaunch(target, options.packageCache) : await bundleLaunch(target);
+    const launch =
+      target.kind === 'npm'
+        ? await npmServerLaunch(target, options.packageCache)
+        : await bundleFileServerLaunch(target);
     return { server: target.server, ...(await listDefinitions(target, launch, options)) };
   } catch (error) {
     if (error instanceof ProbeStop) return result(error.outcome, error.detail);
+    if (error instanceof ServerLaunchError) return result(error.missingHere ? 'not-probed' : 'failed', error.message);
     if (error instanceof DomainError) return result('failed', error.message);
     return result('failed', `the probe failed: ${(error as Error).message}`);
   }
 };
 
-const npmLaunch = async (target: NpmServerTarget, cache: PackageCache): Promise<Launch> => {
-  const installed = await cache.install({ name: target.name, version: target.version, integrity: target.integrity });
-  const bin = inside(PACKAGE_MOUNT, relative(installed.entryDir, installed.bin));
-  const node = nodeInSandbox();
-  return {
-    // Run by this Node directly, as npx would through the bin's `#!/usr/bin/env node`, without a PATH lookup.
-    argv: [node.path, bin, ...target.args],
-    readOnly: [...node.mounts, { source: installed.entryDir, target: PACKAGE_MOUNT }],
-    cwd: SANDBOX_HOME,
-    node: true,
-  };
-};
-
-const bundleLaunch = async (target: BundleFileServerTarget): Promise<Launch> => {
-  const path = relative(target.bundleDir, target.file);
-  const outside =
-    !isAbsolute(target.bundleDir) ||
-    !isAbsolute(target.file) ||
-    path === '' ||
-    path === '..' ||
-    path.startsWith(`..${sep}`) ||
-    isAbsolute(path);
-  const stats = outside ? null : await lstat(target.file).catch(() => null);
-  if (!stats?.isFile()) throw new ProbeStop('failed', `the server's file ${target.file} is not a file of the bundle`);
-  const file = inside(BUNDLE_MOUNT, path);
-  const mount = { source: target.bundleDir, target: BUNDLE_MOUNT };
-  if (target.interpreter === 'node') {
-    const node = nodeInSandbox();
-    return {
-      argv: [node.path, file, ...target.args],
-      readOnly: [...node.mounts, mount],
-      cwd: BUNDLE_MOUNT,
-      node: true,
-    };
-  }
-  const interpreter = await firstFile(INTERPRETERS[target.interpreter]);
-  if (!interpreter) throw new ProbeStop('not-probed', `${target.interpreter} is not installed on the certifier`);
-  return { argv: [interpreter, file, ...target.args], readOnly: [mount], cwd: BUNDLE_MOUNT, node: false };
-};
-
 const listDefinitions = async (
   target: LiveProbeTarget,
-  launch: Launch,
+  launch: ServerLaunch,
   options: LiveProbeOptions,
 ): Promise<Omit<LiveServerProbe, 'server'>> => {
   const timeoutMs = options.timeoutMs ?? LIVE_PROBE_DEFAULTS.timeoutMs;
   const maxDefinitions = options.maxDefinitions ?? LIVE_PROBE_DEFAULTS.maxDefinitions;
   const maxBytes = options.maxDefinitionBytes ?? LIVE_PROBE_DEFAULTS.maxDefinitionBytes;
   const limits = { ...DEFAULT_SANDBOX_LIMITS, ...options.limits };
-  const policy: SandboxPolicy = {
-    network: false,
-    readOnly: launch.readOnly,
-    tmpfs: argumentFolders(target.args, launch.readOnly),
-    // The skill's environment only; the V8 heap cap is ours, whatever it sets.
-    env: launch.node ? { ...target.env, NODE_OPTIONS: nodeOptionsFor(limits) } : { ...target.env },
-    cwd: launch.cwd,
-    limits,
-  };
+  const policy = serverSandboxPolicy(launch, target, { limits });
   const transport = new SandboxStdioTransport(policy, launch.argv, {
     tools: options.sandboxTools,
     maxMessageBytes: Math.max(4 * 1024 * 1024, maxBytes * 4),
@@ -302,35 +213,3 @@ const liveResource = (resource: {
 
 const definedOnly = <T extends object>(value: T): T =>
   Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
-
-/**
- * An empty tmpfs for each argument that is an absolute folder (server-filesystem takes the folders it
- * may serve), so the server starts and lists its tools; never over the system or the sandbox's own mounts.
- */
-const argumentFolders = (args: readonly string[], readOnly: readonly SandboxMount[]): string[] => {
-  const reserved = [...RESERVED, ...readOnly.map((mount) => mount.target)];
-  const under = (path: string, folder: string): boolean => path === folder || path.startsWith(`${folder}/`);
-  const folders = args.filter(
-    (arg) =>
-      arg.startsWith('/') &&
-      arg !== '/' &&
-      !arg.endsWith('/') &&
-      !arg.includes('\0') &&
-      arg
-        .split('/')
-        .slice(1)
-        .every((segment) => segment !== '' && segment !== '.' && segment !== '..') &&
-      !isSystemPath(arg) &&
-      !reserved.some((folder) => under(arg, folder)),
-  );
-  // Parents first, so a nested argument's tmpfs lands inside its parent's.
-  return [...new Set(folders)].sort((a, b) => a.length - b.length);
-};
-
-const inside = (mount: string, path: string): string => `${mount}/${path.split(sep).join('/')}`;
-
-/** The first path that is a file (a symlink to one counts: /usr/bin/python3 is one). */
-const firstFile = async (paths: readonly string[]): Promise<string | null> => {
-  for (const path of paths) if ((await stat(path).catch(() => null))?.isFile()) return path;
-  return null;
-};

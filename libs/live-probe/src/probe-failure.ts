@@ -15,10 +15,14 @@ export interface ProbeFailure {
   error: string | null;
 }
 
+/** What a server says when it was started without network (the sandbox gives none unless granted). */
+export const NEEDS_NETWORK =
+  /\b(ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ENETUNREACH|EHOSTUNREACH|getaddrinfo|fetch failed)\b/i;
+
 /** What the server's own words suggest it is missing; the first that matches wins. */
 const HINTS: readonly { pattern: RegExp; hint: string }[] = [
   {
-    pattern: /\b(ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ENETUNREACH|EHOSTUNREACH|getaddrinfo|fetch failed)\b/i,
+    pattern: NEEDS_NETWORK,
     hint: 'it looks like it needs network access to start, which the certifier does not give',
   },
   {
@@ -32,7 +36,7 @@ const MAX_QUOTED = 300;
 export const probeFailureDetail = (failure: ProbeFailure): string => {
   const lines = failure.stderr
     .split('\n')
-    .map((line) => clean(line))
+    .map((line) => plainText(line))
     .filter((line) => line !== '');
   const matched = HINTS.flatMap(({ pattern, hint }) => {
     const line = [...lines].reverse().find((candidate) => pattern.test(candidate));
@@ -42,7 +46,8 @@ export const probeFailureDetail = (failure: ProbeFailure): string => {
   const parts = [what(failure)];
   if (matched) parts.push(matched.hint);
   if (quoted) parts.push(`stderr: "${quoted.slice(0, MAX_QUOTED)}"`);
-  else if (failure.error && !failure.timedOut && !failure.exit) parts.push(clean(failure.error).slice(0, MAX_QUOTED));
+  else if (failure.error && !failure.timedOut && !failure.exit)
+    parts.push(plainText(failure.error).slice(0, MAX_QUOTED));
   return parts.join('; ');
 };
 
@@ -60,4 +65,4 @@ const ANSI_SEQUENCE = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
 const CONTROL = /[\u0000-\u001f\u007f]/g;
 
 /** Control characters (ANSI colours above all) removed, so the detail is plain text. */
-const clean = (text: string): string => text.replace(ANSI_SEQUENCE, '').replace(CONTROL, ' ').trim();
+export const plainText = (text: string): string => text.replace(ANSI_SEQUENCE, '').replace(CONTROL, ' ').trim();

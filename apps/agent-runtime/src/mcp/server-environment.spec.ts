@@ -1,4 +1,4 @@
-import { maskSecrets, serverEnvironment } from './server-environment';
+import { fillPlaceholders, maskSecrets, serverEnvironment } from './server-environment';
 
 describe('serverEnvironment', () => {
   const runtime = {
@@ -46,5 +46,30 @@ describe('maskSecrets', () => {
     expect(maskSecrets('header X-Api-Key: sk-live-123456 was refused', ['sk-live-123456'])).toBe(
       'header X-Api-Key: *** was refused',
     );
+  });
+});
+
+describe('fillPlaceholders', () => {
+  const secrets: Record<string, string> = { GITHUB_TOKEN: 'ghp_secret', REGION: 'eu' };
+  const secret = (name: string): string | undefined => secrets[name];
+
+  it('fills every ${NAME} from the secrets, inside values too, and leaves other text alone', () => {
+    expect(
+      fillPlaceholders(
+        { TOKEN: '${GITHUB_TOKEN}', AUTH: 'Bearer ${GITHUB_TOKEN} in ${REGION}', PLAIN: '$HOME and $1' },
+        secret,
+      ),
+    ).toEqual({
+      ok: true,
+      env: { TOKEN: 'ghp_secret', AUTH: 'Bearer ghp_secret in eu', PLAIN: '$HOME and $1' },
+      secrets: ['ghp_secret', 'eu'],
+    });
+  });
+
+  it('names each secret it has no value for, once', () => {
+    expect(fillPlaceholders({ A: '${MISSING}', B: '${MISSING}-${ALSO}', C: '${REGION}' }, secret)).toEqual({
+      ok: false,
+      missing: ['MISSING', 'ALSO'],
+    });
   });
 });

@@ -1,16 +1,50 @@
 /**
- * One upstream MCP server: connected through the SDK over stdio, SSE or Streamable
- * HTTP, with connect and call timeouts. A server that fails is remembered with its
- * reason (secrets masked) and tried again after growing delays.
+ * One upstream MCP server: connected through the SDK over the transport its connector opens
+ * (a sandboxed stdio server, a plain one, SSE or Streamable HTTP), with connect and call
+ * timeouts. Its tools are what it lists (every page), less any whose name cannot be namespaced
+ * and any name listed twice, each dropped with a warning. A server that fails to start, or
+ * stops later, is remembered with its reason (secrets masked) and tried again after growing
+ * delays; concurrent callers share one connection attempt.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult, ReadResourceResult, Resource, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { McpServerConfig } from './mcp-server.config';
-import { maskSecrets, serverEnvironment } from './server-environment';
+import {
+  type CallToolResult,
+  type ReadResourceResult,
+  type Resource,
+  type Tool,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { type ServerTrust, toolNameProblem } from '@skillhub/gate';
+import { maskSecrets } from './server-environment';
+
+/** How to reach a server: opening a transport may install and sandbox it. */
+export interface UpstreamConnector {
+  /** A fresh transport for one connection attempt. */
+  open(): Promise<Transport>;
+  /** Why the attempt failed or the connection ended, from the error and what the transport saw (exit, stderr). */
+  explain(error: Error, transport: Transport | null): string;
+}
+
+/** The tool pins one certificate records for a skill's server (null: none were recorded). */
+export interface ServerCertification {
+  /** `author/name@version`. */
+  certifiedAs: string;
+  tools: Readonly<Record<string, string>> | null;
+}
+
+/** Who vouches for the server's tools: its skills' certificates, or nobody (the operator's own server). */
+export type UpstreamOrigin =
+  { kind: 'operator'; trust: ServerTrust } | { kind: 'skill'; certifications: readonly ServerCertification[] };
+
+export interface UpstreamSpec {
+  /** The `<server>` of `mcp__<server>__<tool>`. */
+  name: string;
+  origin: UpstreamOrigin;
+  connector: UpstreamConnector;
+  /** Values masked in every reason reported. */
+  secrets: readonly string[];
+}
 
 export interface UpstreamOptions {
   connectTimeoutMs: number;
@@ -18,8 +52,8 @@ export interface UpstreamOptions {
   /** Retry delays grow from this, doubling, up to maxRetryDelayMs. */
   retryDelayMs: number;
   maxRetryDelayMs: number;
-  inheritEnv: boolean;
-  runtimeEnv: NodeJS.ProcessEnv;
+  /** Told about dropped tools and servers that stop. */
+  warn?: (message: string) => void;
 }
 
 export type UpstreamState =
@@ -27,43 +61,39 @@ export type UpstreamState =
   | { status: 'connected'; tools: Tool[] }
   | { status: 'failed'; reason: string; failures: number; retryAt: number };
 
+/** More than any real server lists; a server that pages on forever is cut here. */
+const MAX_TOOLS = 1000;
+
 export class UpstreamServer {
   private client: Client | null = null;
+  private connecting: Promise<UpstreamState> | null = null;
   state: UpstreamState = { status: 'idle' };
 
   constructor(
-    readonly config: McpServerConfig,
+    readonly spec: UpstreamSpec,
     private readonly options: UpstreamOptions,
     private readonly now: () => number = Date.now,
   ) {}
 
+  get name(): string {
+    return this.spec.name;
+  }
+
+  /** Skill servers are never `trusted`: approvals stay the operator's call for servers they configure. */
+  get trust(): ServerTrust {
+    return this.spec.origin.kind === 'operator' ? this.spec.origin.trust : 'approval_required';
+  }
+
   /** Connects unless connected, or failed and still waiting for its next try. */
-  async ensureConnected(): Promise<UpstreamState> {
-    if (this.state.status === 'connected') return this.state;
-    if (this.state.status === 'failed' && this.now() < this.state.retryAt) return this.state;
-    const failures = this.state.status === 'failed' ? this.state.failures : 0;
-    // No sampling capability is declared: an upstream server's sampling requests are refused.
-    const client = new Client({ name: 'skillhub-agent-runtime', version: '0.1.0' });
-    try {
-      await withTimeout(client.connect(this.transport()), this.options.connectTimeoutMs, 'connect');
-      const { tools } = await withTimeout(client.listTools(), this.options.connectTimeoutMs, 'tools/list');
-      this.client = client;
-      this.state = { status: 'connected', tools };
-    } catch (err) {
-      await client.close().catch(() => undefined);
-      const delay = Math.min(this.options.retryDelayMs * 2 ** failures, this.options.maxRetryDelayMs);
-      this.state = {
-        status: 'failed',
-        reason: maskSecrets((err as Error).message ?? String(err), this.secrets()),
-        failures: failures + 1,
-        retryAt: this.now() + delay,
-      };
-    }
-    return this.state;
+  ensureConnected(): Promise<UpstreamState> {
+    if (this.state.status === 'connected') return Promise.resolve(this.state);
+    if (this.state.status === 'failed' && this.now() < this.state.retryAt) return Promise.resolve(this.state);
+    this.connecting ??= this.connect().finally(() => (this.connecting = null));
+    return this.connecting;
   }
 
   async callTool(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-    if (!this.client) throw new Error(`server ${this.config.name} is not connected`);
+    if (!this.client) throw new Error(`server ${this.name} is not connected`);
     return (await this.client.callTool({ name, arguments: args }, undefined, {
       timeout: this.options.callTimeoutMs,
     })) as CallToolResult;
@@ -76,41 +106,86 @@ export class UpstreamServer {
   }
 
   async readResource(uri: string): Promise<ReadResourceResult> {
-    if (!this.client) throw new Error(`server ${this.config.name} is not connected`);
+    if (!this.client) throw new Error(`server ${this.name} is not connected`);
     return this.client.readResource({ uri }, { timeout: this.options.callTimeoutMs });
   }
 
   async close(): Promise<void> {
-    await this.client?.close().catch(() => undefined);
+    const client = this.client;
     this.client = null;
     this.state = { status: 'idle' };
+    await client?.close().catch(() => undefined);
   }
 
-  private transport(): Transport {
-    const { config } = this;
-    if (config.transport === 'stdio') {
-      const [command, ...args] = config.command!;
-      return new StdioClientTransport({
-        command: command!,
-        args,
-        env: serverEnvironment(this.options.runtimeEnv, config.env, this.options.inheritEnv),
-        stderr: 'ignore',
+  private async connect(): Promise<UpstreamState> {
+    const failures = this.state.status === 'failed' ? this.state.failures : 0;
+    // No sampling capability is declared: an upstream server's sampling requests are refused.
+    const client = new Client({ name: 'skillhub-agent-runtime', version: '0.1.0' });
+    let transport: Transport | null = null;
+    try {
+      transport = await this.spec.connector.open();
+      await withTimeout(client.connect(transport), this.options.connectTimeoutMs, 'connect');
+      const tools = await withTimeout(this.listTools(client), this.options.connectTimeoutMs, 'tools/list');
+      this.client = client;
+      this.state = { status: 'connected', tools };
+      const opened = transport;
+      client.onclose = () => {
+        if (this.client !== client) return;
+        this.client = null;
+        this.options.warn?.(`${this.name}: ${this.fail(new Error('the server closed the connection'), opened, 0)}`);
+      };
+      client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+        try {
+          const changed = await this.listTools(client);
+          if (this.client === client) this.state = { status: 'connected', tools: changed };
+        } catch (err) {
+          this.options.warn?.(`${this.name}: its changed tool list could not be read: ${(err as Error).message}`);
+        }
       });
+    } catch (err) {
+      // Read how it ended before closing, which kills it and would report that instead.
+      this.fail(err as Error, transport, failures);
+      await client.close().catch(() => undefined);
+      await transport?.close().catch(() => undefined);
     }
-    const headers: Record<string, string> = {};
-    if (config.auth?.type === 'bearer') headers.authorization = `Bearer ${config.auth.token}`;
-    if (config.auth?.type === 'header') headers[config.auth.name] = config.auth.value;
-    const url = new URL(config.url!);
-    return config.transport === 'sse'
-      ? new SSEClientTransport(url, { requestInit: { headers } })
-      : new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+    return this.state;
   }
 
-  private secrets(): string[] {
-    const auth = this.config.auth;
-    return [auth?.type === 'bearer' ? auth.token : auth?.value, ...Object.values(this.config.env)].filter(
-      (s): s is string => !!s,
-    );
+  /** Records the failure and returns its reason. */
+  private fail(error: Error, transport: Transport | null, failures: number): string {
+    const delay = Math.min(this.options.retryDelayMs * 2 ** failures, this.options.maxRetryDelayMs);
+    const reason = maskSecrets(this.spec.connector.explain(error, transport), [...this.spec.secrets]);
+    this.state = { status: 'failed', reason, failures: failures + 1, retryAt: this.now() + delay };
+    return reason;
+  }
+
+  /** Every page, less the names that cannot be namespaced and the repeats (each said once per listing). */
+  private async listTools(client: Client): Promise<Tool[]> {
+    const tools: Tool[] = [];
+    const seen = new Set<string>();
+    const cursors = new Set<string>();
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor === undefined ? undefined : { cursor }, {
+        timeout: this.options.connectTimeoutMs,
+      });
+      for (const tool of page.tools) {
+        const problem = toolNameProblem(tool.name);
+        if (problem) {
+          this.options.warn?.(`${this.name}: the tool ${JSON.stringify(tool.name)} is dropped: ${problem}`);
+        } else if (seen.has(tool.name)) {
+          this.options.warn?.(`${this.name}: the tool ${tool.name} is listed twice: only its first definition is used`);
+        } else {
+          seen.add(tool.name);
+          tools.push(tool);
+        }
+      }
+      cursor = page.nextCursor;
+      if (cursor !== undefined && cursors.has(cursor)) throw new Error('its tools/list pages repeat a cursor');
+      if (cursor !== undefined) cursors.add(cursor);
+      if (tools.length > MAX_TOOLS) throw new Error(`it lists more than ${MAX_TOOLS} tools`);
+    } while (cursor !== undefined);
+    return tools;
   }
 }
 

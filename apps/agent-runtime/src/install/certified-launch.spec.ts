@@ -1,0 +1,96 @@
+import type { CertifiedServer } from '@skillhub/signing';
+import { certifiedLaunch } from './certified-launch';
+
+const INTEGRITY = `sha512-${Buffer.alloc(64, 7).toString('base64')}`;
+const pinned = { registry: 'npm' as const, name: '@acme/weather-mcp', version: '1.2.3', integrity: INTEGRITY };
+
+const server = (overrides: Partial<CertifiedServer>): CertifiedServer => ({
+  name: 'weather',
+  transport: 'stdio',
+  launch: 'npm',
+  argv: ['npx', '-y', '@acme/weather-mcp@1.2.3', '--units', 'metric'],
+  url: null,
+  package: pinned,
+  file: null,
+  env: {},
+  cwd: null,
+  tools: null,
+  ...overrides,
+});
+
+describe('certifiedLaunch', () => {
+  it('runs the pinned npm package with the arguments after it, never npx', () => {
+    expect(certifiedLaunch(server({}))).toEqual({
+      ok: true,
+      launch: {
+        kind: 'npm',
+        package: { name: '@acme/weather-mcp', version: '1.2.3', integrity: INTEGRITY },
+        args: ['--units', 'metric'],
+      },
+    });
+    expect(certifiedLaunch(server({ argv: ['npx', '@acme/weather-mcp@1.2.3'] }))).toMatchObject({
+      ok: true,
+      launch: { args: [] },
+    });
+  });
+
+  it.each([
+    ['another program', ['node', '@acme/weather-mcp@1.2.3'], 'runs node, not npx'],
+    ['another package', ['npx', '-y', '@acme/other@1.2.3'], 'does not run @acme/weather-mcp@1.2.3'],
+    ['another version', ['npx', '-y', '@acme/weather-mcp@1.2.4'], 'does not run @acme/weather-mcp@1.2.3'],
+    ['a flag before the package', ['npx', '--registry=http://evil', '@acme/weather-mcp@1.2.3'], 'does not run'],
+  ])('refuses an npm launch with %s', (_label, argv, reason) => {
+    expect(certifiedLaunch(server({ argv }))).toEqual({ ok: false, reason: expect.stringContaining(reason) });
+  });
+
+  it('refuses an npm launch without its pinned package', () => {
+    expect(certifiedLaunch(server({ package: null })).ok).toBe(false);
+  });
+
+  it('refuses a PyPI package, saying why', () => {
+    const verdict = certifiedLaunch(
+      server({ launch: 'pypi', argv: ['uvx', 'weather==1.0.0'], package: { ...pinned, registry: 'pypi' } }),
+    );
+    expect(verdict).toEqual({
+      ok: false,
+      reason:
+        'PyPI servers are not started: no installer here checks a package against the sha256 its certificate pins',
+    });
+  });
+
+  it('runs a file of the skill with its interpreter', () => {
+    expect(
+      certifiedLaunch(
+        server({
+          launch: 'bundle-file',
+          argv: ['python', './server/main.py', '-v'],
+          package: null,
+          file: 'server/main.py',
+        }),
+      ),
+    ).toEqual({
+      ok: true,
+      launch: { kind: 'bundle-file', interpreter: 'python3', file: 'server/main.py', args: ['-v'] },
+    });
+  });
+
+  it.each([
+    ['another file', ['node', 'other.js'], 'server.js'],
+    ['a file outside the skill', ['node', '../server.js'], '../server.js'],
+    ['an absolute file', ['node', '/srv/server.js'], '/srv/server.js'],
+    ['an unknown interpreter', ['ruby', 'server.js'], 'server.js'],
+  ])('refuses a bundle file launch with %s', (_label, argv, file) => {
+    expect(certifiedLaunch(server({ launch: 'bundle-file', argv, package: null, file })).ok).toBe(false);
+  });
+
+  it('connects a remote server to its certified URL', () => {
+    expect(
+      certifiedLaunch(
+        server({ launch: 'remote', transport: 'sse', argv: [], url: 'https://mcp.example.com/sse', package: null }),
+      ),
+    ).toEqual({ ok: true, launch: { kind: 'remote', transport: 'sse', url: 'https://mcp.example.com/sse' } });
+    expect(
+      certifiedLaunch(server({ launch: 'remote', argv: [], url: 'https://mcp.example.com/mcp', package: null })).ok,
+    ).toBe(false);
+  });
+});

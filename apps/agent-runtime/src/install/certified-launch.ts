@@ -1,0 +1,85 @@
+/**
+ * What a certified server starts, read from its certificate entry (never from the skill's manifest):
+ * the exact argv C15 accepted, split into the package or file it runs and the server's own
+ * arguments. Anything that is not exactly one of the shapes C15 certifies is refused with its
+ * reason, as is a PyPI package (no installer here checks a wheel against its certified sha256).
+ * Pure.
+ */
+import { posix } from 'node:path';
+import type { CertifiedServer } from '@skillhub/signing';
+
+export type CertifiedLaunch =
+  | {
+      kind: 'npm';
+      package: { name: string; version: string; integrity: string };
+      /** The server's own arguments: the certified argv after the package. */
+      args: string[];
+    }
+  | {
+      kind: 'bundle-file';
+      interpreter: 'node' | 'python3' | 'bash';
+      /** Relative to the skill's folder. */
+      file: string;
+      args: string[];
+    }
+  | { kind: 'remote'; transport: 'sse' | 'streamable-http'; url: string };
+
+export type CertifiedLaunchReading = { ok: true; launch: CertifiedLaunch } | { ok: false; reason: string };
+
+const NPX_YES = new Set(['-y', '--yes']);
+const INTERPRETERS: Record<string, 'node' | 'python3' | 'bash'> = {
+  node: 'node',
+  python: 'python3',
+  python3: 'python3',
+  bash: 'bash',
+};
+
+export function certifiedLaunch(server: CertifiedServer): CertifiedLaunchReading {
+  const refuse = (why: string): CertifiedLaunchReading => ({ ok: false, reason: why });
+  const [program, ...rest] = server.argv;
+  switch (server.launch) {
+    case 'pypi':
+      return refuse(
+        'PyPI servers are not started: no installer here checks a package against the sha256 its certificate pins',
+      );
+    case 'remote':
+      if (server.transport === 'stdio' || server.url === null) return refuse('its certificate gives no remote URL');
+      return { ok: true, launch: { kind: 'remote', transport: server.transport, url: server.url } };
+    case 'npm': {
+      const pinned = server.package;
+      if (server.transport !== 'stdio' || pinned?.registry !== 'npm' || program === undefined) {
+        return refuse('its certificate does not pin an npm package for a stdio server');
+      }
+      if (posix.basename(program) !== 'npx') return refuse(`its certified command runs ${program}, not npx`);
+      const at = rest.findIndex((arg) => !NPX_YES.has(arg));
+      if (at < 0 || rest[at] !== `${pinned.name}@${pinned.version}`) {
+        return refuse(`its certified command does not run ${pinned.name}@${pinned.version}`);
+      }
+      const { name, version, integrity } = pinned;
+      return { ok: true, launch: { kind: 'npm', package: { name, version, integrity }, args: rest.slice(at + 1) } };
+    }
+    case 'bundle-file': {
+      const interpreter = program === undefined ? undefined : INTERPRETERS[posix.basename(program)];
+      if (server.transport !== 'stdio' || server.file === null || interpreter === undefined) {
+        return refuse('its certificate does not name an interpreter and a file of the skill');
+      }
+      const [first, ...args] = rest;
+      const file = posix.normalize(server.file);
+      if (first === undefined || posix.normalize(first) !== file || !isInsideFolder(file)) {
+        return refuse(`its certified command does not run the skill's file ${server.file}`);
+      }
+      return { ok: true, launch: { kind: 'bundle-file', interpreter, file, args } };
+    }
+    default:
+      return refuse(`its certificate names an unknown launch ${JSON.stringify(server.launch)}`);
+  }
+}
+
+/** A normalized relative path that stays inside the folder it is relative to (and is not the folder itself). */
+export const isInsideFolder = (path: string): boolean =>
+  path !== '' &&
+  path !== '.' &&
+  path !== '..' &&
+  !path.startsWith('../') &&
+  !posix.isAbsolute(path) &&
+  !path.includes('\0');

@@ -1,0 +1,162 @@
+/**
+ * Starts a skill's server exactly as its certificate says, the way the certifier started it when
+ * its tools were recorded (libs/live-probe's launch): an npm release from the package cache with
+ * its certified integrity (re-verified at every start, so a tampered entry is refused), its bin
+ * run by Node without npx; a file of the installed skill run by its interpreter; a remote server
+ * at its URL. Stdio servers run in the sandbox: their own pid, ipc and uts namespaces, no network
+ * unless the skill declares or is granted it, the system, package and skill folder read-only, a
+ * tmpfs home and /tmp, CPU and memory limits, its certified env only; `/proc` shows nothing of
+ * the runtime. With `sandbox: off` they run as plain processes.
+ */
+import { statSync } from 'node:fs';
+import { join, posix } from 'node:path';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  BUNDLE_MOUNT,
+  bundleFileServerLaunch,
+  npmServerLaunch,
+  serverSandboxPolicy,
+  type ServerLaunch,
+} from '@skillhub/live-probe';
+import { SandboxStdioTransport } from '@skillhub/sandbox';
+import type { CertifiedLaunch } from '../install/certified-launch';
+import type { RecentPackageChecks } from './recent-package-checks';
+import { type SandboxSetting, noSandbox } from './sandbox-setting';
+import { describeFailure } from './server-failure';
+import { serverEnvironment } from './server-environment';
+import type { PlannedSkillServer } from './server-plan';
+import { type UpstreamConnector, type UpstreamOptions, UpstreamServer } from './upstream-server';
+import { StderrTail } from './stderr-tail';
+
+export interface SkillConnectorOptions {
+  sandbox: SandboxSetting;
+  packageCache: RecentPackageChecks;
+  /** Only with `sandbox: off`: the allowlisted part (PATH, HOME, locale) a plain process needs. */
+  runtimeEnv: NodeJS.ProcessEnv;
+}
+
+/** A skill's server as an upstream of the gateway: its tools vouched for by the certificates that name it. */
+export function skillUpstream(
+  planned: PlannedSkillServer,
+  options: SkillConnectorOptions,
+  upstream: UpstreamOptions,
+): UpstreamServer {
+  return new UpstreamServer(
+    {
+      name: planned.name,
+      origin: { kind: 'skill', certifications: planned.certifications },
+      connector: skillConnector(planned, options),
+      secrets: planned.server.secrets,
+    },
+    upstream,
+  );
+}
+
+export function skillConnector(planned: PlannedSkillServer, options: SkillConnectorOptions): UpstreamConnector {
+  const { server } = planned;
+  const { launch } = server;
+  const grantTo = [...new Set(planned.certifications.map(({ certifiedAs }) => certifiedAs.replace(/@[^@]*$/, '')))];
+  let stderr: StderrTail | null = null;
+  return {
+    async open(): Promise<Transport> {
+      if (launch.kind === 'remote') return remoteTransport(launch);
+      if (options.sandbox.mode === 'off') {
+        stderr = new StderrTail();
+        return plainTransport(planned, launch, options, stderr);
+      }
+      const missing = noSandbox(options.sandbox);
+      if (missing)
+        throw new Error(
+          `${missing}; skill servers start only in the sandbox, unless the runtime config says sandbox: off`,
+        );
+      const started = await sandboxedLaunch(planned, launch, options.packageCache);
+      const policy = serverSandboxPolicy(
+        started,
+        { args: launch.args, env: server.env },
+        {
+          limits: options.sandbox.limits,
+          network: server.network,
+        },
+      );
+      return new SandboxStdioTransport(policy, started.argv, { tools: options.sandbox.tools });
+    },
+    explain(error, transport): string {
+      const sandboxed = transport instanceof SandboxStdioTransport ? transport : null;
+      return describeFailure({
+        error: error.message,
+        exit: sandboxed?.exit ?? null,
+        stderr: sandboxed?.stderrTail ?? stderr?.text ?? '',
+        network: server.network || launch.kind === 'remote',
+        grantTo,
+      });
+    },
+  };
+}
+
+/** The launch, with the skill's folder mounted read-only when the server runs a file of it or works in it. */
+async function sandboxedLaunch(
+  planned: PlannedSkillServer,
+  launch: Exclude<CertifiedLaunch, { kind: 'remote' }>,
+  cache: RecentPackageChecks,
+): Promise<ServerLaunch> {
+  const { server } = planned;
+  const skillDir = server.skillDir;
+  let started: ServerLaunch;
+  if (launch.kind === 'npm') {
+    started = await npmServerLaunch({ ...launch.package, args: launch.args }, cache);
+    if (skillDir !== null)
+      started = { ...started, readOnly: [...started.readOnly, { source: skillDir, target: BUNDLE_MOUNT }] };
+  } else {
+    started = await bundleFileServerLaunch({
+      interpreter: launch.interpreter,
+      file: join(skillDir!, launch.file),
+      bundleDir: skillDir!,
+      args: launch.args,
+    });
+  }
+  if (server.cwd === null) return started;
+  assertFolder(skillDir!, server.cwd);
+  return { ...started, cwd: posix.join(BUNDLE_MOUNT, server.cwd) };
+}
+
+async function plainTransport(
+  planned: PlannedSkillServer,
+  launch: Exclude<CertifiedLaunch, { kind: 'remote' }>,
+  options: SkillConnectorOptions,
+  stderr: StderrTail,
+): Promise<Transport> {
+  const { server } = planned;
+  const skillDir = server.skillDir;
+  if (server.cwd !== null) assertFolder(skillDir!, server.cwd);
+  const [command, ...args] =
+    launch.kind === 'npm'
+      ? [process.execPath, (await options.packageCache.install(launch.package)).bin, ...launch.args]
+      : [
+          launch.interpreter === 'node' ? process.execPath : launch.interpreter,
+          join(skillDir!, launch.file),
+          ...launch.args,
+        ];
+  const transport = new StdioClientTransport({
+    command: command!,
+    args,
+    env: serverEnvironment(options.runtimeEnv, server.env),
+    cwd: server.cwd === null ? undefined : join(skillDir!, server.cwd),
+    stderr: 'pipe',
+  });
+  stderr.follow(transport.stderr);
+  return transport;
+}
+
+function remoteTransport(launch: Extract<CertifiedLaunch, { kind: 'remote' }>): Transport {
+  const url = new URL(launch.url);
+  return launch.transport === 'sse' ? new SSEClientTransport(url) : new StreamableHTTPClientTransport(url);
+}
+
+/** A declared working folder must exist in the installed skill (the certificate has its files). */
+function assertFolder(skillDir: string, cwd: string): void {
+  const found = statSync(join(skillDir, cwd), { throwIfNoEntry: false });
+  if (!found?.isDirectory()) throw new Error(`its working folder ${cwd} is not a folder of the installed skill`);
+}
