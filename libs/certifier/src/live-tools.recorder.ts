@@ -51,6 +51,7 @@ export class LiveToolsRecorder {
             results.push(notProbed(server.name, 'its npm release was not found with an integrity digest (see C8)'));
             continue;
           }
+          if (server.cwd !== null) extracted ??= await extractBundle(bundle);
           const target: LiveProbeTarget = {
             kind: 'npm',
             server: server.name,
@@ -59,8 +60,10 @@ export class LiveToolsRecorder {
             integrity: found.integrity,
             args: spec.args,
             env: server.env,
+            ...workingFolder(extracted, server.cwd),
           };
-          results.push(await this.probe(target, true));
+          // Only a server that works in no folder of its skill gives the same answer for every skill.
+          results.push(await this.probe(target, server.cwd === null));
         } else if (spec.kind === 'bundle-file') {
           extracted ??= await extractBundle(bundle);
           const target: LiveProbeTarget = {
@@ -71,6 +74,7 @@ export class LiveToolsRecorder {
             bundleDir: extracted.dir,
             args: spec.args,
             env: server.env,
+            ...workingFolder(extracted, server.cwd),
           };
           results.push(await this.probe(target, false));
         }
@@ -96,6 +100,11 @@ export class LiveToolsRecorder {
     }
     return probe;
   }
+}
+
+/** Probed in the folder it will work in at run time (the runtime honours a declared `cwd` the same way). */
+function workingFolder(extracted: ExtractedBundle | null, cwd: string | null): Pick<LiveProbeTarget, 'workingFolder'> {
+  return extracted && cwd !== null ? { workingFolder: { skillDir: extracted.dir, cwd } } : {};
 }
 
 function notProbed(server: string, detail: string): LiveServerProbe {

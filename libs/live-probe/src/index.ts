@@ -5,6 +5,7 @@ export {
   PACKAGE_MOUNT,
   ServerLaunchError,
   bundleFileServerLaunch,
+  inSkillFolder,
   npmServerLaunch,
   serverSandboxPolicy,
   type BundleFileServerTarget,

@@ -21,6 +21,7 @@ import { probeFailureDetail } from './probe-failure';
 import {
   ServerLaunchError,
   bundleFileServerLaunch,
+  inSkillFolder,
   npmServerLaunch,
   serverSandboxPolicy,
   type LiveProbeTarget,
@@ -69,10 +70,12 @@ export const probeLiveServer = async (target: LiveProbeTarget, options: LiveProb
   try {
     const availability = await sandboxAvailable(options.sandboxTools ?? SANDBOX_TOOLS);
     if (!availability.ok) return result('not-probed', `no sandbox on the certifier: ${availability.reason}`);
-    const launch =
+    const started =
       target.kind === 'npm'
         ? await npmServerLaunch(target, options.packageCache)
         : await bundleFileServerLaunch(target);
+    const folder = target.workingFolder;
+    const launch = folder ? await inSkillFolder(started, folder.skillDir, folder.cwd) : started;
     return { server: target.server, ...(await listDefinitions(target, launch, options)) };
   } catch (error) {
     if (error instanceof ProbeStop) return result(error.outcome, error.detail);

@@ -6,7 +6,7 @@
  * by its interpreter from BUNDLE_MOUNT.
  */
 import { lstat, stat } from 'node:fs/promises';
-import { isAbsolute, relative, sep } from 'node:path';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import type { PackageCache } from '@skillhub/package-cache';
 import {
   SANDBOX_HOME,
@@ -24,6 +24,8 @@ interface TargetBase {
   args: string[];
   /** The server's whole environment, as the skill declares it. */
   env: Record<string, string>;
+  /** The server works in a folder of its skill (a declared `cwd`): the skill's folder and that folder in it. */
+  workingFolder?: { skillDir: string; cwd: string };
 }
 
 /** A server launched from a pinned npm package (`npx -y <name>@<version>`). */
@@ -126,6 +128,28 @@ export const bundleFileServerLaunch = async (
   const interpreter = await firstFile(INTERPRETERS[target.interpreter]);
   if (!interpreter) throw new ServerLaunchError(`${target.interpreter} is not installed on this machine`, true);
   return { argv: [interpreter, file, ...target.args], readOnly: [mount], cwd: BUNDLE_MOUNT, node: false };
+};
+
+/**
+ * The launch with the skill's folder mounted read-only at BUNDLE_MOUNT (when it is not already) and,
+ * given a declared working folder, working there.
+ *
+ * @throws ServerLaunchError when the working folder is not a folder of the skill
+ */
+export const inSkillFolder = async (
+  launch: ServerLaunch,
+  skillDir: string,
+  cwd: string | null,
+): Promise<ServerLaunch> => {
+  const mounted = launch.readOnly.some((mount) => mount.target === BUNDLE_MOUNT)
+    ? launch
+    : { ...launch, readOnly: [...launch.readOnly, { source: skillDir, target: BUNDLE_MOUNT }] };
+  if (cwd === null) return mounted;
+  const path = relative(skillDir, join(skillDir, cwd));
+  const outside = path === '..' || path.startsWith(`..${sep}`) || isAbsolute(path);
+  const found = outside ? null : await stat(join(skillDir, cwd)).catch(() => null);
+  if (!found?.isDirectory()) throw new ServerLaunchError(`its working folder ${cwd} is not a folder of the skill`);
+  return { ...mounted, cwd: path === '' ? BUNDLE_MOUNT : inside(BUNDLE_MOUNT, path) };
 };
 
 export interface ServerPolicyOptions {

@@ -9,14 +9,14 @@
  * the runtime. With `sandbox: off` they run as plain processes.
  */
 import { statSync } from 'node:fs';
-import { join, posix } from 'node:path';
+import { join } from 'node:path';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-  BUNDLE_MOUNT,
   bundleFileServerLaunch,
+  inSkillFolder,
   npmServerLaunch,
   serverSandboxPolicy,
   type ServerLaunch,
@@ -104,22 +104,16 @@ async function sandboxedLaunch(
 ): Promise<ServerLaunch> {
   const { server } = planned;
   const skillDir = server.skillDir;
-  let started: ServerLaunch;
-  if (launch.kind === 'npm') {
-    started = await npmServerLaunch({ ...launch.package, args: launch.args }, cache);
-    if (skillDir !== null)
-      started = { ...started, readOnly: [...started.readOnly, { source: skillDir, target: BUNDLE_MOUNT }] };
-  } else {
-    started = await bundleFileServerLaunch({
-      interpreter: launch.interpreter,
-      file: join(skillDir!, launch.file),
-      bundleDir: skillDir!,
-      args: launch.args,
-    });
-  }
-  if (server.cwd === null) return started;
-  assertFolder(skillDir!, server.cwd);
-  return { ...started, cwd: posix.join(BUNDLE_MOUNT, server.cwd) };
+  const started =
+    launch.kind === 'npm'
+      ? await npmServerLaunch({ ...launch.package, args: launch.args }, cache)
+      : await bundleFileServerLaunch({
+          interpreter: launch.interpreter,
+          file: join(skillDir!, launch.file),
+          bundleDir: skillDir!,
+          args: launch.args,
+        });
+  return skillDir === null ? started : inSkillFolder(started, skillDir, server.cwd);
 }
 
 async function plainTransport(
