@@ -1,15 +1,26 @@
 /** The bundle's files as the code analyser sees them, computed once per certification for C11 and C12. */
 import type { Bundle } from '@skillhub/bundle';
-import { classifyFile, type CodeAnalyzer, type FileAnalysis, type FileKind } from '@skillhub/code-analysis';
+import {
+  classifyFile,
+  type CodeAnalyzer,
+  type FileAnalysis,
+  type FileKind,
+  type ShellCommandAnalysis,
+} from '@skillhub/code-analysis';
+import type { NormalizedSkill } from '@skillhub/skill-formats';
+import { lineOfFirstMatch } from './scanned-text';
+import { escapeRegExp } from './checks/server-location';
 
 export interface BundleCode {
   /** Every file of the bundle, by path, with what it is. */
   kinds: ReadonlyMap<string, FileKind>;
   /** One per code file, in bundle order. */
   analyses: readonly FileAnalysis[];
+  /** What each program a SwarmKit command skill runs does (its argv, run without a shell). */
+  commands: readonly ShellCommandAnalysis[];
 }
 
-export function analyzeBundle(bundle: Bundle, analyzer: CodeAnalyzer): BundleCode {
+export function analyzeBundle(bundle: Bundle, analyzer: CodeAnalyzer, skill: NormalizedSkill | null): BundleCode {
   const kinds = new Map<string, FileKind>();
   const analyses: FileAnalysis[] = [];
   for (const file of bundle.files) {
@@ -17,7 +28,11 @@ export function analyzeBundle(bundle: Bundle, analyzer: CodeAnalyzer): BundleCod
     kinds.set(file.path, kind);
     if (kind.kind === 'code') analyses.push(analyzeFile(analyzer, file.path, file.content, kind.language));
   }
-  return { kinds, analyses };
+  const commands = (skill?.commands ?? []).map((command) => {
+    const line = lineOfFirstMatch(bundle, command.declaredIn, new RegExp(`\\b${escapeRegExp(command.name)}\\b`));
+    return analyzer.analyzeArgv(command.argv, { file: command.declaredIn, line: line ?? 1 });
+  });
+  return { kinds, analyses, commands };
 }
 
 /** Fail closed: a file the analyser chokes on is a file nothing could be proven about. */

@@ -72,7 +72,7 @@ export function certify(input: CertificationInput): CertificationVerdict {
   }
   const checkInput: CheckInput = {
     ...input,
-    code: analyzeBundle(input.bundle, input.analyzer),
+    code: analyzeBundle(input.bundle, input.analyzer, input.skill),
     launches: readLaunchSpecs(input.skill?.mcpServers ?? [], new Set(input.bundle.files.map((file) => file.path))),
   };
   const ran = CHECKS.map((check) => runCheck(check, checkInput));

@@ -2,14 +2,15 @@
  * The code analyser C11 runs on every code file of a bundle: decodes the source strictly, parses it
  * with the file's grammar and hands the syntax tree to the analyser of its language. Constant shell
  * command lines found in Python or JavaScript (`os.system("…")`, `["sh", "-c", "…"]`, `exec("…")`)
- * are parsed as shell too, so `curl … | sh` fails however the call that runs it is spelt.
+ * are parsed as shell too, so `curl … | sh` fails however the call that runs it is spelt; so are
+ * the argument lists a launcher runs without a shell (`[sh, -c, "…"]` in a SwarmKit command pack).
  */
 import type { FileAnalysis, Language, ShellCommandAnalysis, SourceLocation } from './analysis.types';
 import type { AnalyzerContext } from './analyzer-context';
 import { loadGrammars, type Grammars } from './grammars';
 import { analyzeJavaScript } from './javascript.analyzer';
 import { analyzePython } from './python.analyzer';
-import { analyzeShell, analyzeShellCommand } from './shell.analyzer';
+import { analyzeArgv, analyzeShell, analyzeShellCommand } from './shell.analyzer';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -47,6 +48,11 @@ export class CodeAnalyzer {
   /** A constant command line handed to a shell, as the shell reads it. */
   analyzeShellCommand(command: string, at: SourceLocation): ShellCommandAnalysis {
     return analyzeShellCommand(command, this.grammars, at);
+  }
+
+  /** What running `argv` without a shell does (a SwarmKit command, an MCP server's launch): see analyzeArgv. */
+  analyzeArgv(argv: readonly string[], at: SourceLocation): ShellCommandAnalysis {
+    return analyzeArgv(argv, this.grammars, at);
   }
 }
 

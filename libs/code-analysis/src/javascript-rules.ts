@@ -37,6 +37,8 @@ type Api =
   | { kind: 'native'; what: string }
   | { kind: 'worker' }
   | { kind: 'network' }
+  /** A browser started (Playwright, Puppeteer): a program run, and the network it browses. */
+  | { kind: 'browser' }
   | { kind: 'inbound' }
   /** Writes the paths at `writes`, reading those at `reads` (`copyFile(from, to)`). */
   | { kind: 'write'; reads: readonly number[]; writes: readonly number[] }
@@ -49,6 +51,28 @@ const NETWORK_MODULES = new Set(
     ' ',
   ),
 );
+
+/**
+ * Database clients and the calls that connect them (`new Client()`, `createPool()`, `MongoClient`):
+ * a database is a server, reached over the network (a local socket included).
+ */
+const DATABASE_CONNECTS: ReadonlyMap<string, RegExp> = new Map([
+  ['pg', /^(?:Client|Pool|native)$/],
+  ['pg-pool', /^$/],
+  ['postgres', /^$/],
+  ['mysql', /^(?:createConnection|createPool|createPoolCluster)$/],
+  ['mysql2', /^(?:createConnection|createPool|createPoolCluster)$/],
+  ['mysql2/promise', /^(?:createConnection|createPool|createPoolCluster)$/],
+  ['mongodb', /^MongoClient$/],
+  ['mongoose', /^(?:connect|createConnection)$/],
+  ['ioredis', /^(?:|Cluster|Redis)$/],
+  ['redis', /^(?:createClient|createCluster)$/],
+  ['@elastic/elasticsearch', /^Client$/],
+]);
+
+/** Browser automation: the members that start a browser (`chromium.launch()`, `puppeteer.launch()`). */
+const BROWSER_MODULES = new Set('playwright playwright-core @playwright/test puppeteer puppeteer-core'.split(' '));
+const BROWSER_LAUNCH = /^(?:launch|launchPersistentContext|launchServer)$/;
 
 const SERVER_MODULES = new Set('express fastify koa polka restify connect hapi @hapi/hapi'.split(' '));
 
@@ -267,6 +291,10 @@ export class JsInspector {
         return;
       }
       case 'network':
+        this.findings.capability('network', line, evidence);
+        return;
+      case 'browser':
+        this.findings.capability('process_exec', line, evidence);
         this.findings.capability('network', line, evidence);
         return;
       case 'inbound':
@@ -831,9 +859,18 @@ function apiOf(target: Ref, construct: boolean): Api | null {
       return first === 'serve' ? { kind: 'inbound' } : null;
     default:
       if (NETWORK_MODULES.has(root)) return { kind: 'network' };
+      if (isDatabaseConnect(root, path)) return { kind: 'network' };
+      if (BROWSER_MODULES.has(root) && BROWSER_LAUNCH.test(last)) return { kind: 'browser' };
       if (SERVER_MODULES.has(root) && last === 'listen' && path.includes('()')) return { kind: 'inbound' };
       return null;
   }
+}
+
+/** `new pg.Client()`, `mysql.createPool()`, `new MongoClient(url)`, `MongoClient.connect(url)`, `new Redis()`. */
+function isDatabaseConnect(root: string, path: readonly string[]): boolean {
+  const members = path.filter((part) => part !== 'default');
+  const connects = DATABASE_CONNECTS.get(root)?.test(members[0] ?? '') ?? false;
+  return connects && (members.length <= 1 || (members.length === 2 && members[1] === 'connect'));
 }
 
 /** `new Function('a', 'b', 'return a + b')` as a function expression, when every part is a constant. */

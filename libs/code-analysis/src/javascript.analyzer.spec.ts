@@ -190,6 +190,33 @@ describe('analyzeJavaScript: ordinary code', () => {
     expect(capabilities(analysis)).toEqual(expected);
   });
 
+  it.each<[string, CapabilityKind[]]>([
+    ["import pg from 'pg';\nconst pool = new pg.Pool({ connectionString: url })", ['network']],
+    ["const { Client } = require('pg');\nconst client = new Client()", ['network']],
+    ["import mysql from 'mysql2/promise';\nconst db = await mysql.createPool(config)", ['network']],
+    ["import { MongoClient } from 'mongodb';\nconst client = new MongoClient(uri)", ['network']],
+    ["const { MongoClient } = require('mongodb');\nMongoClient.connect(uri)", ['network']],
+    ["import Redis from 'ioredis';\nconst redis = new Redis(process.env.REDIS_URL)", ['network', 'env_read']],
+    ["import { createClient } from 'redis';\nconst client = createClient({ url })", ['network']],
+    ["import { chromium } from 'playwright';\nconst browser = await chromium.launch()", ['process_exec', 'network']],
+    [
+      "const puppeteer = require('puppeteer');\nconst browser = await puppeteer.launch({ headless: true })",
+      ['process_exec', 'network'],
+    ],
+  ])('a database or browser client: %s uses %j', (source, expected) => {
+    const analysis = analyse(`${source}\n`);
+    expect(analysis.issues).toEqual([]);
+    expect(capabilities(analysis).sort()).toEqual([...expected].sort());
+  });
+
+  it.each([
+    "import pg from 'pg';\npg.types.setTypeParser(1700, parseFloat)",
+    "import { ObjectId } from 'mongodb';\nconst id = new ObjectId(text)",
+    "import { devices } from 'playwright';\nconst phone = devices['iPhone 13']",
+  ])('a database or browser module used without connecting: %s uses nothing', (source) => {
+    expect(analyse(`${source}\n`)).toMatchObject({ issues: [], capabilities: [] });
+  });
+
   it('never takes TypeScript types for capabilities', () => {
     const analysis = analyse(
       'type Env = typeof process.env;\nlet run: (cmd: string) => void;\nimport type { exec } from "child_process";\n',

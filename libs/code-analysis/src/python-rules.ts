@@ -6,7 +6,7 @@
 import { SHELLS, programName, runArgv, runsFile, shellCommand } from './python-commands';
 import type { CallSite } from './python-call-site';
 import { decodeBase64, decodeHex, rot13, shellWords } from './python-literals';
-import { READ_OUTSIDE, environmentValue, joinPaths, parentOf, pathOf, pathsOf } from './python-paths';
+import { READ_OUTSIDE, environmentValue, joinPaths, parentOf, pathOf, pathOfText, pathsOf } from './python-paths';
 import {
   DECODED,
   DOWNLOADED,
@@ -617,6 +617,132 @@ define('network', ['urllib.request.urlretrieve'], (site) => {
   return { kind: 'seq', items: [value, UNKNOWN], taint: 0 };
 });
 
+// --- databases and browsers ---------------------------------------------------------------
+
+// A database is a server: its drivers reach it over the network (a local socket included).
+define('network', [
+  'psycopg.connect',
+  'psycopg.Connection.connect',
+  'psycopg.AsyncConnection.connect',
+  'psycopg_pool.ConnectionPool',
+  'psycopg_pool.AsyncConnectionPool',
+  'psycopg2.connect',
+  'psycopg2.pool.SimpleConnectionPool',
+  'psycopg2.pool.ThreadedConnectionPool',
+  'pymysql.connect',
+  'pymysql.Connect',
+  'pymysql.connections.Connection',
+  'MySQLdb.connect',
+  'MySQLdb.Connect',
+  'mysql.connector.connect',
+  'mysql.connector.pooling.MySQLConnectionPool',
+  'aiomysql.connect',
+  'aiomysql.create_pool',
+  'aiopg.connect',
+  'aiopg.create_pool',
+  'asyncpg.connect',
+  'asyncpg.create_pool',
+  'pymssql.connect',
+  'oracledb.connect',
+  'cx_Oracle.connect',
+  'pymongo.MongoClient',
+  'pymongo.mongo_client.MongoClient',
+  'motor.motor_asyncio.AsyncIOMotorClient',
+  'motor.motor_tornado.MotorClient',
+  'redis.Redis',
+  'redis.StrictRedis',
+  'redis.from_url',
+  'redis.Redis.from_url',
+  'redis.StrictRedis.from_url',
+  'redis.ConnectionPool',
+  'redis.ConnectionPool.from_url',
+  'redis.asyncio.Redis',
+  'redis.asyncio.from_url',
+  'redis.asyncio.Redis.from_url',
+  'redis.cluster.RedisCluster',
+  'elasticsearch.Elasticsearch',
+  'elasticsearch.AsyncElasticsearch',
+  'clickhouse_connect.get_client',
+  'cassandra.cluster.Cluster',
+], fetches);
+
+/** A SQLite database is a file, read and written; `:memory:` is neither. `null`: a file the call hides. */
+function opensDatabase(site: CallSite, files: readonly PathInfo[] | null): void {
+  for (const path of files ?? [{ root: 'computed', text: '*' }]) {
+    if (site.py.checkCredentialPath(site.node, path) || path.root === 'temp') continue;
+    site.capability('file_write');
+    if (READ_OUTSIDE.has(path.root)) site.capability('file_read');
+  }
+}
+
+/** The file a SQLite database name opens (`file:` URIs too), or null for one in memory. */
+function databaseFile(name: string): PathInfo | null {
+  const file = name.replace(/^file:|\?.*$/gs, '');
+  return file === '' || file === ':memory:' ? null : pathOfText(file);
+}
+
+define('file_write', ['sqlite3.connect', 'sqlite3.dbapi2.connect', 'aiosqlite.connect'], (site) => {
+  const database = site.value(0, 'database');
+  const files = database
+    ? alternatives(database).flatMap((option) => {
+        const text = constantString(option);
+        if (text === null) return [pathOf(option)];
+        const file = databaseFile(text);
+        return file ? [file] : [];
+      })
+    : null;
+  opensDatabase(site, files);
+});
+
+/** `sqlite:///relative.db`, `sqlite:////abs.db`, `sqlite+aiosqlite:///x.db`, `sqlite://` (in memory): its name, or null. */
+const sqliteName = (url: string): string | null => {
+  const match = /^sqlite(?:\+\w+)?:\/\/(?:\/(.*))?$/is.exec(url);
+  return match ? (match[1] ?? '') : null;
+};
+
+/** `create_engine(url)`: a server, unless the URL is a constant sqlite one (a file). */
+define('network', [
+  'sqlalchemy.create_engine',
+  'sqlalchemy.engine.create_engine',
+  'sqlalchemy.ext.asyncio.create_async_engine',
+], (site) => {
+  const url = site.value(0, 'url');
+  const names = url ? constantStrings(url)?.map(sqliteName) : null;
+  if (!names || names.some((name) => name === null)) return fetches(site);
+  opensDatabase(
+    site,
+    (names as string[]).flatMap((name) => databaseFile(name) ?? []),
+  );
+  return ref(`${site.callee}()`);
+});
+
+/** A browser started by automation: a program run, and the network it browses. */
+const launchesBrowser = (site: CallSite): Value => {
+  site.capability('process_exec');
+  site.capability('network');
+  return ref(`${site.callee}()`, DOWNLOADED);
+};
+for (const driver of [
+  'playwright.sync_api.sync_playwright()',
+  'playwright.sync_api.sync_playwright().start()',
+  'playwright.async_api.async_playwright()',
+  'playwright.async_api.async_playwright().start()',
+])
+  for (const browser of ['chromium', 'firefox', 'webkit'])
+    define(
+      'process',
+      ['launch', 'launch_persistent_context'].map((method) => `${driver}.${browser}.${method}`),
+      launchesBrowser,
+    );
+define('process', [
+  'pyppeteer.launch',
+  'selenium.webdriver.Chrome',
+  'selenium.webdriver.Firefox',
+  'selenium.webdriver.Edge',
+  'selenium.webdriver.Safari',
+  'undetected_chromedriver.Chrome',
+], launchesBrowser);
+
 // --- environment --------------------------------------------------------------------------
 
 /** `os.getenv("HOME")` is the home folder; any other variable is a computed string (or the default). */
@@ -627,11 +753,23 @@ const readsVariable = (site: CallSite): Value => {
   return fallback ? union([environmentValue(key), fallback]) : environmentValue(key);
 };
 
+/**
+ * `os.environ.pop("X", None)` and `setdefault` change the process's own environment (a skill
+ * clearing a token it set, a default for a child process): they read it only when their value is used.
+ */
+const changesVariable = (site: CallSite): Value =>
+  site.node.parent?.type === 'expression_statement' ? UNKNOWN : readsVariable(site);
+
 for (const environ of ['os.environ', 'os.environb']) {
   define(
     'env',
-    ['get', 'setdefault', 'pop', '__getitem__', '__contains__'].map((method) => `${environ}.${method}`),
+    ['get', '__getitem__', '__contains__'].map((method) => `${environ}.${method}`),
     readsVariable,
+  );
+  define(
+    'env',
+    ['pop', 'setdefault'].map((method) => `${environ}.${method}`),
+    changesVariable,
   );
   define(
     'env',

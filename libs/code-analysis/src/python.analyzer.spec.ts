@@ -447,6 +447,76 @@ describe('analyzePython: ordinary skills', () => {
     expect(analysis.capabilities.map((use) => use.capability)).toContain(capability);
   });
 
+  const capabilitiesOf = (source: string): CapabilityKind[] =>
+    [...new Set(analyze(source).capabilities.map((use) => use.capability))].sort();
+
+  it.each<[string, string, CapabilityKind[]]>([
+    ['psycopg', 'import psycopg\nwith psycopg.connect(dsn) as conn:\n    conn.execute(sql)\n', ['network']],
+    ['psycopg2', 'import psycopg2\nconn = psycopg2.connect(host=h, dbname="app")\n', ['network']],
+    ['pymysql', 'import pymysql\nconn = pymysql.connect(host=h, user=u)\n', ['network']],
+    ['MySQLdb', 'import MySQLdb\ndb = MySQLdb.connect(host=h)\n', ['network']],
+    ['mysql.connector', 'import mysql.connector\ncnx = mysql.connector.connect(user=u)\n', ['network']],
+    ['pymongo', 'from pymongo import MongoClient\nclient = MongoClient(uri)\n', ['network']],
+    ['redis.Redis', 'import redis\nr = redis.Redis(host="cache", port=6379)\n', ['network']],
+    ['redis.from_url', 'import redis\nr = redis.from_url(url)\n', ['network']],
+    ['asyncpg', 'import asyncpg\nasync def f():\n    conn = await asyncpg.connect(dsn)\n', ['network']],
+    ['motor', 'from motor.motor_asyncio import AsyncIOMotorClient\nclient = AsyncIOMotorClient(uri)\n', ['network']],
+    ['elasticsearch', 'from elasticsearch import Elasticsearch\nes = Elasticsearch(hosts)\n', ['network']],
+    ['a boto3 client', 'import boto3\ns3 = boto3.client("s3")\n', ['network']],
+    ['create_engine on postgres', 'from sqlalchemy import create_engine\nengine = create_engine(url)\n', ['network']],
+    [
+      'create_engine on a sqlite file of the skill',
+      'from sqlalchemy import create_engine\nengine = create_engine("sqlite:///cache.db")\n',
+      ['file_write'],
+    ],
+    [
+      'create_engine on an absolute sqlite file',
+      'from sqlalchemy import create_engine\nengine = create_engine("sqlite:////var/lib/app/app.db")\n',
+      ['file_read', 'file_write'],
+    ],
+    ['create_engine in memory', 'from sqlalchemy import create_engine\nengine = create_engine("sqlite://")\n', []],
+    [
+      'sqlite3 on a computed path',
+      'import sqlite3\ndef f(path):\n    return sqlite3.connect(path)\n',
+      ['file_read', 'file_write'],
+    ],
+    [
+      'sqlite3 on an absolute path',
+      'import sqlite3\nconn = sqlite3.connect("/data/app.db")\n',
+      ['file_read', 'file_write'],
+    ],
+    ['sqlite3 in memory', 'import sqlite3\nconn = sqlite3.connect(":memory:")\n', []],
+    [
+      'Playwright started, then launched',
+      'from playwright.sync_api import sync_playwright\npw = sync_playwright().start()\nbrowser = pw.chromium.launch(headless=True)\n',
+      ['network', 'process_exec'],
+    ],
+    [
+      'Playwright in a with block',
+      'from playwright.sync_api import sync_playwright\nwith sync_playwright() as p:\n    browser = p.firefox.launch()\n',
+      ['network', 'process_exec'],
+    ],
+    [
+      'async Playwright',
+      'from playwright.async_api import async_playwright\nasync def f():\n    async with async_playwright() as p:\n        b = await p.chromium.launch()\n',
+      ['network', 'process_exec'],
+    ],
+    ['Selenium', 'from selenium import webdriver\ndriver = webdriver.Chrome()\n', ['network', 'process_exec']],
+  ])('a database or browser: %s', (_name, source, expected) => {
+    expect(analyze(source).issues).toEqual([]);
+    expect(capabilitiesOf(source)).toEqual(expected);
+  });
+
+  it.each([
+    ['a discarded pop', 'import os\nos.environ.pop("APP_MODE", None)\n', []],
+    ['pops in a loop', 'import os\nfor k in ("A", "B"):\n    os.environ.pop(k, None)\n', []],
+    ['a discarded setdefault', 'import os\nos.environ.setdefault("PYTHONUNBUFFERED", "1")\n', []],
+    ['a pop whose value is kept', 'import os\ntoken = os.environ.pop("GITHUB_TOKEN")\n', ['env_read']],
+    ['a setdefault whose value is passed on', 'import os\nprint(os.environ.setdefault("MODE", "dev"))\n', ['env_read']],
+  ])('changing the environment: %s', (_name, source, expected) => {
+    expect(capabilitiesOf(source)).toEqual(expected);
+  });
+
   it('does not count temporary files as writes', () => {
     const source = 'import tempfile, os\nd = tempfile.mkdtemp()\nopen(os.path.join(d, "x"), "w").write("x")\n';
     expect(analyze(source)).toMatchObject({ capabilities: [], issues: [] });

@@ -39,6 +39,7 @@ describe('Agent Skills', () => {
       tools: [],
       mcpServers: [],
       serverUses: [],
+      commands: [],
       entryPoint: null,
       manifestPath: 'SKILL.md',
       homepage: null,

@@ -70,6 +70,7 @@ export function parseAgentSkill(manifestFile: SkillFile, context: ParseContext):
       tools: [],
       mcpServers: [],
       serverUses: [],
+      commands: [],
       entryPoint: null,
       manifestPath: source.file,
       homepage: null,

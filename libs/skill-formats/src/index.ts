@@ -8,3 +8,13 @@ export { extractPackageRefs, normalizePypiName, splitCommandLine } from './packa
 export { slugify, NAMESPACE_SLUG_PATTERN } from './slugify';
 export { scanText, type TextFinding } from './text-hygiene';
 export { MAX_MANIFEST_BYTES, MAX_YAML_ALIASES } from './safe-yaml';
+export { formatFieldPath, type FieldPath } from './manifest-source';
+export {
+  findUnstorableText,
+  unstorableReason,
+  MAX_DECLARED_TOOLS,
+  MAX_MANIFEST_DEPTH,
+  MAX_MANIFEST_NODES,
+  MAX_MCP_SERVERS,
+  type UnstorableText,
+} from './manifest-limits';

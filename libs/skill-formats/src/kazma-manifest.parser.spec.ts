@@ -40,6 +40,7 @@ describe('Kazma skills', () => {
       tags: ['weather', 'forecast'],
       tools: [{ name: 'get_forecast', description: 'Returns the forecast for a city for the next few days.' }],
       serverUses: [],
+      commands: [],
       mcpServers: [
         {
           name: 'weather',
@@ -110,6 +111,7 @@ describe('Kazma skills', () => {
       tools: [],
       mcpServers: [],
       serverUses: [],
+      commands: [],
       entryPoint: null,
       homepage: null,
       repository: null,

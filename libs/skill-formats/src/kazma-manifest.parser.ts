@@ -7,6 +7,7 @@ import { hasErrors, type Problem } from '@skillhub/errors';
 import { KAZMA_MANIFEST_FILE } from './detect-format';
 import { echo, FieldReader, kindOf, type StringRule } from './field.reader';
 import type { FieldPath, ManifestSource } from './manifest-source';
+import { checkManifestValue, MAX_DECLARED_TOOLS, MAX_MCP_SERVERS } from './manifest-limits';
 import { IDENTIFIER_RULE, VERSION_RULE } from './manifest-rules';
 import { NAMESPACE_SLUG_PATTERN, slugify } from './slugify';
 import { readMcpServer, type McpServerShape } from './mcp-server.reader';
@@ -107,6 +108,7 @@ export function parseKazmaManifestObject(manifest: unknown): ParseResult {
     problems.push({ path: KAZMA_MANIFEST_FILE, message: 'The manifest must be a map of fields', severity: 'error' });
     return { skill: null, problems };
   }
+  if (!checkManifestValue(manifest, KAZMA_MANIFEST_FILE, problems)) return { skill: null, problems };
   const source: ManifestSource = {
     file: KAZMA_MANIFEST_FILE,
     root: manifest as Record<string, unknown>,
@@ -156,6 +158,7 @@ function readKazmaManifest(
       tools,
       mcpServers,
       serverUses: [],
+      commands: [],
       entryPoint,
       manifestPath: source.file,
       homepage,
@@ -222,7 +225,9 @@ function readEntryPoint(reader: FieldReader, bundlePaths: ReadonlySet<string> | 
 
 function readMcpServers(reader: FieldReader): McpServerRef[] {
   const servers: McpServerRef[] = [];
-  reader.list(['mcp_servers'])?.forEach((_, index) => {
+  const declared = reader.list(['mcp_servers']);
+  if (declared && !withinLimit(reader, ['mcp_servers'], declared.length, MAX_MCP_SERVERS, 'servers')) return [];
+  declared?.forEach((_, index) => {
     const server = readMcpServer(reader, ['mcp_servers', index], MCP_SERVER_SHAPE);
     if (server && servers.some((other) => other.name === server.name)) {
       reader.error(['mcp_servers', index, 'name'], `MCP server name ${echo(server.name)} is used twice`);
@@ -240,7 +245,9 @@ function readMcpServers(reader: FieldReader): McpServerRef[] {
 function readTools(reader: FieldReader): DeclaredTool[] {
   const tools = reader.map(['tools']);
   if (!tools) return [];
-  return Object.keys(tools).flatMap((name) => {
+  const names = Object.keys(tools);
+  if (!withinLimit(reader, ['tools'], names.length, MAX_DECLARED_TOOLS, 'tools')) return [];
+  return names.flatMap((name) => {
     const path = ['tools', name];
     if (name.length > TOOL_NAME_MAX || !TOOL_NAME.test(name)) {
       reader.error(path, `Tool name ${echo(name)} must be letters, digits, "_", "." or "-" (at most ${TOOL_NAME_MAX})`);
@@ -260,6 +267,13 @@ function readTools(reader: FieldReader): DeclaredTool[] {
     }
     return [{ name, description: description ?? '' }];
   });
+}
+
+/** Past the limit no entry is read: the checks each entry costs are what the limit bounds. */
+function withinLimit(reader: FieldReader, path: FieldPath, count: number, max: number, what: string): boolean {
+  if (count <= max) return true;
+  reader.error(path, `${path.join('.')} declares ${count} ${what}; at most ${max} are accepted`);
+  return false;
 }
 
 /** Text a model reads: its type and length checked, then its hidden characters. */

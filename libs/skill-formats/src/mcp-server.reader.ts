@@ -21,17 +21,18 @@ const TRANSPORT_ALIASES: Readonly<Record<string, McpTransport>> = {
 };
 const ACCEPTED_TRANSPORTS = [...TRANSPORTS, ...Object.keys(TRANSPORT_ALIASES)];
 
-const ARG_MAX = 1024;
+/** Bounds shared with the other launch declarations (SwarmKit command packs). */
+export const ARG_MAX = 1024;
 const COMMAND_LINE_MAX = 4096;
-const PATH_MAX = 4096;
+export const PATH_MAX = 4096;
 /** Names a shell and `env` accept; anything else could not be set the way it is written. */
-const ENV_NAME: StringRule = {
+export const ENV_NAME: StringRule = {
   max: 256,
   pattern: /^[A-Za-z_][A-Za-z0-9_]*$/,
   patternHint: 'a letter or "_", then letters, digits or "_"',
 };
 /** Linux caps one argument or environment string at 128 KiB (MAX_ARG_STRLEN); the manifest cap is lower still. */
-const ENV_VALUE: StringRule = { max: 128 * 1024, min: 0 };
+export const ENV_VALUE: StringRule = { max: 128 * 1024, min: 0 };
 
 export function readMcpServer(reader: FieldReader, path: FieldPath, shape: McpServerShape): McpServerRef | null {
   if (!reader.map(path, { required: true })) return null;

@@ -1,5 +1,7 @@
 import type { Problem } from '@skillhub/errors';
+import { parseSkill } from './parse-skill';
 import { decodeManifestText, MAX_MANIFEST_BYTES, MAX_YAML_ALIASES, parseSafeYaml } from './safe-yaml';
+import { loadFixture } from './testing/skill-files';
 
 function parse(text: string, lineOffset = 0): { root: Record<string, unknown> | null; problems: Problem[] } {
   const problems: Problem[] = [];
@@ -109,6 +111,49 @@ describe('parseSafeYaml', () => {
     expect(source?.lineOf(['servers', 0, 'type'])).toBe(14);
     expect(source?.lineOf(['servers', 1, 'type'])).toBe(15);
     expect(source?.lineOf(['missing'])).toBeUndefined();
+  });
+});
+
+describe('parseSafeYaml: quoted values whose later lines are not indented, as PyYAML reads them', () => {
+  it("reads SwarmKit's analyze-complaint skill, as shipped, with the prompt PyYAML gives it", () => {
+    const result = parseSkill(loadFixture('swarmkit/shipped/analyze-complaint'), { namespace: 'delivstat' });
+    expect(result.problems).toEqual([]);
+    // The value PyYAML 6 loads (yaml.safe_load): line breaks folded to spaces, the blank line kept as one.
+    expect(result.skill?.manifest['implementation']).toEqual({
+      type: 'llm_prompt',
+      prompt:
+        'You are a complaint analysis specialist. Analyze the following customer complaint and extract: ' +
+        '1. Issue category (defective product, wrong item, late delivery, damaged in shipping, changed mind, other) ' +
+        '2. Severity (low, medium, high, critical) ' +
+        '3. Customer sentiment (frustrated, angry, disappointed, neutral, understanding) ' +
+        '4. Key facts (product, purchase date, order ID if mentioned, specific damage/defect) ' +
+        '5. Any explicit demands or requests made by the customer\n' +
+        'Provide a structured analysis with these fields. Be objective and thorough.',
+    });
+  });
+
+  it.each([
+    ['double-quoted', 'a:\n  b: "one\ntwo \\"three\\"\n  four"\nc: 1\n', { a: { b: 'one two "three" four' }, c: 1 }],
+    ['single-quoted', "a:\n  b: 'one\ntwo ''three'''\nc: 1\n", { a: { b: "one two 'three'" }, c: 1 }],
+    ['in a list item', 'steps:\n  - run: "make\nbuild"\n    name: x\n', { steps: [{ run: 'make build', name: 'x' }] }],
+    ['two in one file', 'a: "x\ny"\nb:\n  c: "z\nw"\n', { a: 'x y', b: { c: 'z w' } }],
+  ])('reads a %s value to its closing quote', (_, text, expected) => {
+    expect(parse(text)).toEqual({ root: expected, problems: [] });
+  });
+
+  it('reports lines as they are in the file', () => {
+    const problems: Problem[] = [];
+    const source = parseSafeYaml('a: "x\ny\nz"\nb: 1\n', 'm.yaml', problems);
+    expect(source?.lineOf(['b'])).toBe(4);
+  });
+
+  it.each([
+    ['no closing quote', 'a: "x\ny\n'],
+    ['a document marker inside', 'a: "x\n---\ny"\n'],
+    ['a custom tag after it', 'a: "x\ny"\nb: !!python/object:os.system z\n'],
+    ['a quoted key over two lines', '"a\nb": c\n'],
+  ])('still refuses %s', (_, text) => {
+    expect(parse(text).root).toBeNull();
   });
 });
 

@@ -16,7 +16,9 @@ import {
   type SchemaOptions,
   type YAMLError,
 } from 'yaml';
+import { checkManifestValue, measureYaml, shapeProblem } from './manifest-limits';
 import type { FieldPath, ManifestSource } from './manifest-source';
+import { indentQuotedContinuations } from './quoted-scalars';
 import type { SkillFile } from './skill.model';
 
 /** Largest manifest accepted (a whole `SKILL.md` included); checked before decoding or parsing. */
@@ -65,7 +67,20 @@ export function readYamlManifest(file: SkillFile, problems: Problem[]): Manifest
  * Parses one YAML document whose top level must be a map. `lineOffset` shifts reported lines
  * when the YAML sits inside a larger file (front matter). Returns null when anything is wrong.
  */
-export function parseSafeYaml(text: string, file: string, problems: Problem[], lineOffset = 0): ManifestSource | null {
+export function parseSafeYaml(
+  source: string,
+  file: string,
+  problems: Problem[],
+  lineOffset = 0,
+): ManifestSource | null {
+  // Quoted values read as SwarmKit's PyYAML reads them; lines stay where they are.
+  const text = indentQuotedContinuations(source);
+  // Measured on the syntax tree first: composing a document this large or deep is the cost refused.
+  const tooLarge = shapeProblem(measureYaml(text), file);
+  if (tooLarge) {
+    problems.push(tooLarge);
+    return null;
+  }
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { ...YAML_OPTIONS, lineCounter });
   const lineAt = (offset: number): number => lineCounter.linePos(offset).line + lineOffset;
@@ -84,11 +99,9 @@ export function parseSafeYaml(text: string, file: string, problems: Problem[], l
     problems.push(fileError(file, `The top level must be a map of fields, got ${got}`));
     return null;
   }
-  return {
-    file,
-    root: root as Record<string, unknown>,
-    lineOf: (path) => nearestLine(doc, path, lineAt),
-  };
+  const lineOf = (path: FieldPath): number | undefined => nearestLine(doc, path, lineAt);
+  if (!checkManifestValue(root, file, problems, lineOf)) return null;
+  return { file, root: root as Record<string, unknown>, lineOf };
 }
 
 function describeComplaint(complaint: YAMLError): string {

@@ -45,6 +45,28 @@ export interface ServerUse {
   defined: boolean;
 }
 
+/**
+ * A program a SwarmKit command skill runs: one command of a workspace's `command_packs`, started
+ * as SwarmKit's runtime starts it (argv without a shell, each `{name}` placeholder filled with the
+ * skill's input inside its one element, the pack's env and cwd). The parser lists every command of
+ * the pack the skill names, that one first: a pack is what SwarmKit grants (`pack:<id>` gives an
+ * agent all of it, and the runtime makes each command a skill of its own), so all of it can run.
+ */
+export interface CommandRef {
+  /** The pack's `id`. */
+  pack: string;
+  /** The command's `id` in the pack. */
+  name: string;
+  /** As declared, placeholders unfilled. */
+  argv: string[];
+  /** The pack's environment as declared (values may hold `${VAR}` or `{credential.<ref>}`); {} when none. */
+  env: Record<string, string>;
+  /** The pack's working folder as declared, or null (SwarmKit then uses the workspace root). */
+  cwd: string | null;
+  /** Path (inside the bundle) of the workspace file that declares the pack. */
+  declaredIn: string;
+}
+
 export interface DeclaredTool {
   name: string;
   description: string;
@@ -72,6 +94,11 @@ export interface NormalizedSkill {
   mcpServers: McpServerRef[];
   /** Servers the skill calls by name (SwarmKit mcp_tool); [] for Kazma and Agent Skills. */
   serverUses: ServerUse[];
+  /**
+   * The programs a SwarmKit command skill runs: its pack's commands, the one it names first; [] for
+   * other skills, and when no workspace file of the bundle defines the pack (a warning says so).
+   */
+  commands: CommandRef[];
   /** Path of the entry-point file inside the bundle (Kazma code skills), else null. */
   entryPoint: string | null;
   /** Path of the manifest file inside the bundle (`skill_manifest.yaml`, `SKILL.md`, `skill.yaml`). */

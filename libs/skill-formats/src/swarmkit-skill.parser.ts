@@ -3,6 +3,8 @@
  * SwarmKit's Skill schema v1 checks them, plus the `command` and `agent` types the hub documents.
  * SwarmKit has no permission field: a scope `permission:<name>` in `iam.required_scopes` (e.g.
  * `permission:process_exec`) declares the permission `<name>`; every scope is kept in `scopes`.
+ * What an mcp_tool or command skill runs is read from the bundle's workspace files: the server it
+ * calls (`mcp_servers`) and the commands of the pack it names (`command_packs`).
  * Beyond the schema the hub keeps two registry rules: `metadata.id` is at most 64 characters (it is
  * the skill's name) and `provenance.version` is strict `X.Y.Z` without leading zeros (it is the version).
  */
@@ -10,10 +12,19 @@ import { hasErrors, type Problem } from '@skillhub/errors';
 import { echo, FieldReader, kindOf, type StringRule } from './field.reader';
 import type { FieldPath } from './manifest-source';
 import { IDENTIFIER_RULE, publisherFromContext, VERSION_RULE } from './manifest-rules';
+import { readCommandPack } from './command-pack.reader';
 import { readMcpServer, type McpServerShape } from './mcp-server.reader';
 import { uniqueNames, warnUnknownPermissions } from './permissions';
 import { MAX_MANIFEST_BYTES, readYamlManifest } from './safe-yaml';
-import type { DeclaredTool, McpServerRef, ParseContext, ParseResult, ServerUse, SkillFile } from './skill.model';
+import type {
+  CommandRef,
+  DeclaredTool,
+  McpServerRef,
+  ParseContext,
+  ParseResult,
+  ServerUse,
+  SkillFile,
+} from './skill.model';
 
 export const SWARMKIT_WORKSPACE_FILE = 'workspace.yaml';
 /** SwarmKit looks for `workspace.yaml`, then `workspace.yml`, in a folder. */
@@ -111,6 +122,7 @@ export function parseSwarmKitSkill(
   const version = readProvenance(reader);
   const publisher = publisherFromContext(context, 'SwarmKit skills', problems);
   const use = implementationType === 'mcp_tool' ? readServerUse(files, reader, problems) : null;
+  const commands = implementationType === 'command' ? readCommands(files, reader, problems) : [];
 
   if (hasErrors(problems) || !metadata || !category || !version || !publisher) return { skill: null, problems };
   return {
@@ -129,6 +141,7 @@ export function parseSwarmKitSkill(
       tools: declaredTools(reader, metadata.description),
       mcpServers: use?.server ? [use.server] : [],
       serverUses: use ? [use.use] : [],
+      commands,
       entryPoint: null,
       manifestPath: source.file,
       homepage: null,
@@ -303,26 +316,68 @@ function findServerDefinition(
   serverId: string,
   problems: Problem[],
 ): McpServerRef | null {
-  const workspaces = workspaceFiles(files, skill.file);
+  const found = findInWorkspaces(files, skill.file, 'mcp_servers', serverId, problems);
+  if (found === null) return null;
+  if ('reader' in found) return readMcpServer(found.reader, found.path, WORKSPACE_SERVER_SHAPE);
+  skill.warning(
+    ['implementation', 'server'],
+    `MCP server ${echo(serverId)} is ${notFound(found.searched)}, so its launch cannot be checked`,
+  );
+  return null;
+}
+
+/**
+ * What a command skill runs: the commands of the pack it names (SwarmKit's `command_packs` in a
+ * workspace file), the named one first. A pack, or a command, that the bundle does not define
+ * leaves the skill valid but unverified, as an undefined server does.
+ */
+function readCommands(files: readonly SkillFile[], skill: FieldReader, problems: Problem[]): CommandRef[] {
+  const pack = skill.value(['implementation', 'pack']);
+  const command = skill.value(['implementation', 'command']);
+  if (typeof pack !== 'string' || typeof command !== 'string') return [];
+  const found = findInWorkspaces(files, skill.file, 'command_packs', pack, problems);
+  if (found === null) return [];
+  if (!('reader' in found)) {
+    skill.warning(
+      ['implementation', 'pack'],
+      `Command pack ${echo(pack)} is ${notFound(found.searched)}, so what its command runs cannot be checked`,
+    );
+    return [];
+  }
+  const commands = readCommandPack(found.reader, found.path, pack, REFERENCE_ID);
+  const named = commands.filter((ref) => ref.name === command);
+  if (named.length === 0 && !hasErrors(problems)) {
+    skill.warning(
+      ['implementation', 'command'],
+      `Command pack ${echo(pack)} in ${found.reader.file} has no command ${echo(command)}, so what the skill runs cannot be checked`,
+    );
+  }
+  return [...named, ...commands.filter((ref) => ref.name !== command)];
+}
+
+/** Where a workspace file defines the entry of `listKey` whose `id` is `id`, or the files searched in vain. */
+function findInWorkspaces(
+  files: readonly SkillFile[],
+  manifestPath: string,
+  listKey: string,
+  id: string,
+  problems: Problem[],
+): { reader: FieldReader; path: FieldPath } | { searched: SkillFile[] } | null {
+  const workspaces = workspaceFiles(files, manifestPath);
   for (const file of workspaces) {
     const source = readYamlManifest(file, problems);
     if (!source) return null;
     const workspace = new FieldReader(source, problems);
-    const index = (workspace.list(['mcp_servers']) ?? []).findIndex(
-      (_, at) => workspace.value(['mcp_servers', at, 'id']) === serverId,
-    );
-    if (index !== -1) return readMcpServer(workspace, ['mcp_servers', index], WORKSPACE_SERVER_SHAPE);
+    const index = (workspace.list([listKey]) ?? []).findIndex((_, at) => workspace.value([listKey, at, 'id']) === id);
+    if (index !== -1) return { reader: workspace, path: [listKey, index] };
   }
-  const where =
-    workspaces.length === 0
-      ? `not defined in the bundle (no ${SWARMKIT_WORKSPACE_FILE})`
-      : `defined in none of ${workspaces.map((file) => file.path).join(', ')}`;
-  skill.warning(
-    ['implementation', 'server'],
-    `MCP server ${echo(serverId)} is ${where}, so its launch cannot be checked`,
-  );
-  return null;
+  return { searched: workspaces };
 }
+
+const notFound = (searched: readonly SkillFile[]): string =>
+  searched.length === 0
+    ? `not defined in the bundle (no ${SWARMKIT_WORKSPACE_FILE})`
+    : `defined in none of ${searched.map((file) => file.path).join(', ')}`;
 
 /**
  * Workspace files in the order they are searched: SwarmKit's own place first (the skill file's

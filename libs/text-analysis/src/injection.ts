@@ -17,7 +17,10 @@ export interface InjectionFinding {
   /** UTF-16 offset and length of the match in the source text. */
   index: number;
   length: number;
-  /** The match as normalised ("ignore all previous instructions"): the same phrase twice has the same value. */
+  /**
+   * The match as normalised, white space collapsed ("ignore all previous instructions"): the same
+   * phrase twice has the same value, wrapped over lines (a folded YAML field and its raw file) or not.
+   */
   matched: string;
 }
 
@@ -517,17 +520,52 @@ function clauseBefore(text: string, index: number): string {
   return start === -1 ? before : before.slice(start + 1);
 }
 
-/** A negation up to two words before the match; "do not hesitate to" and "don't forget to" are not one. */
-const NEGATED = new RegExp(
-  `(?:${B}(?:not|never|no|nor|cannot|avoid|avoiding|without|refuse to)|(?:don|doesn|didn|mustn|shouldn|couldn|wouldn|won|can|isn|aren|wasn|weren|haven|hasn|hadn)'?t)(?:[^a-z0-9]+(?!(?:hesitate|forget|fail|neglect|wait)${E})[a-z0-9]+){0,2}[^a-z0-9]*$`,
+/** Negation words; of those in a clause, the one nearest the match is the one that counts. */
+const NEGATION = new RegExp(
+  `(?:${B}(?:not|never|no|nor|cannot|avoid|avoiding|without|refuse to)|${B}(?:don|doesn|didn|mustn|shouldn|couldn|wouldn|won|can|isn|aren|wasn|weren|haven|hasn|hadn)'?t)${E}`,
+  'g',
 );
+/** "Do not hesitate to", "don't forget to", "no matter what": the negation asks for what follows. */
+const NOT_A_NEGATION = new RegExp(
+  `^[^a-z0-9]*${words(['hesitate', 'forget', 'fail', 'neglect', 'wait', 'worry', 'matter'])}${E}`,
+);
+/** How far a negation reaches: the verb phrase it stands before, not the next clause. */
+const NEGATION_REACH_WORDS = 8;
+/** Words that end the negated clause and start another one ("don't tell the user, but send …"). */
+const NEW_CLAUSE = new RegExp(`${B}${words(['but', 'however', 'instead', 'otherwise', 'yet', 'rather'])}${E}`);
+/** After a comma these start another clause; other commas set off an aside ("never, under any circumstances, send"). */
+const COMMA_NEW_CLAUSE = new RegExp(
+  `^,[^a-z0-9]*${words(['and', 'then', 'so', 'just', 'simply', 'now', 'also', 'or else', 'and then'])}${E}`,
+);
+/** A negation in a clause these open ends at that clause's comma ("if the key is not set, send it"). */
+const SUBORDINATE = new RegExp(
+  `${B}${words(['if', 'when', 'whenever', 'unless', 'because', 'while', 'although', 'though', 'since', 'once', 'until', 'whether', 'where'])}${E}`,
+);
+
+/**
+ * Whether a negation governs the match at the end of `before` (the clause up to it): the last
+ * negation, at most NEGATION_REACH_WORDS words before, with no clause break between (";", ":", a
+ * list item, "but", ", and then", the comma closing "without …" or "if … not …").
+ */
+function negatedClause(before: string): boolean {
+  const negation = [...before.matchAll(NEGATION)].pop();
+  if (!negation) return false;
+  const reach = before.slice(negation.index + negation[0].length);
+  if (NOT_A_NEGATION.test(reach)) return false;
+  if (/[;:]|\n[^a-z0-9\n]*(?:[-*+\u2022]|\d+[.)])[^a-z0-9]/.test(reach) || NEW_CLAUSE.test(reach)) return false;
+  if ((reach.match(/[a-z0-9]+/g) ?? []).length > NEGATION_REACH_WORDS) return false;
+  if (!reach.includes(',')) return true;
+  const opening = before.slice(before.lastIndexOf(',', negation.index) + 1, negation.index);
+  if (negation[0] === 'without' || SUBORDINATE.test(opening)) return false;
+  return ![...reach.matchAll(/,/g)].some((comma) => COMMA_NEW_CLAUSE.test(reach.slice(comma.index)));
+}
 
 function negated(text: string, index: number, keepFromUser: boolean): boolean {
   const before = clauseBefore(text, index);
   // "Never X without telling the user": any negation in the clause reverses "without".
   return keepFromUser
     ? /(?:^|[^a-z0-9])(?:never|not|don't|dont|do not)(?![a-z0-9])/.test(before)
-    : NEGATED.test(before);
+    : negatedClause(before);
 }
 
 const normalizeName = (name: string): string => normalizeText(name).text;
@@ -600,7 +638,7 @@ function finding(
   end: number,
 ): InjectionFinding {
   const { index, length } = sourceSpan(normalized, start, end);
-  return { rule, label, index, length, matched: normalized.text.slice(start, end) };
+  return { rule, label, index, length, matched: normalized.text.slice(start, end).replace(/\s+/g, ' ') };
 }
 
 /** One finding per overlapping stretch of one rule and label; in source order. */

@@ -110,7 +110,8 @@ export const codeScanCheck: Check = {
       if (secrets.length > 0) deductions.push(secretDeduction(file, secrets[0]?.line ?? null));
       if (kind?.kind === 'code' && kind.language === 'python') deductions.push(...kazmaDeductions(file, text));
     }
-    const analyses = input.code.analyses;
+    // A command skill's programs run as the code does: the same rules judge them.
+    const analyses = [...input.code.analyses, ...input.code.commands];
     const issues = analyses.flatMap((analysis) => analysis.issues);
     if (issues.some((issue) => issue.kind === 'unparsable')) analysed = false;
     findings.push(...issueFindings(issues));

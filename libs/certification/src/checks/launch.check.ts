@@ -49,7 +49,7 @@ export const launchCheck: Check = {
       }
       return { server, spec: verdict.spec, pinned: verdict.pinned };
     });
-    findings.push(...undefinedServers(input, skill));
+    findings.push(...undefinedServers(input, skill), ...undefinedCommand(input, skill));
     const pinned = findings.length === 0 && launches.every(({ spec }) => spec !== null && spec.kind !== 'remote');
     return { findings, requirements: { launch_specs_pinned: pinned }, evidence: { launches } };
   },
@@ -74,4 +74,24 @@ function undefinedServers(input: CheckInput, skill: NormalizedSkill): Finding[] 
         fixHint: `Ship a workspace.yaml that defines ${JSON.stringify(use.server)} with a pinned package (\`npx -y <package>@1.2.3\`).`,
       }),
     );
+}
+
+/** A SwarmKit command skill whose command no workspace of the bundle defines: what it runs is unknown. */
+function undefinedCommand(input: CheckInput, skill: NormalizedSkill): Finding[] {
+  const implementation = skill.manifest['implementation'] as Record<string, unknown> | undefined;
+  if (skill.format !== 'swarmkit' || implementation?.['type'] !== 'command') return [];
+  const pack = String(implementation['pack'] ?? '');
+  const command = String(implementation['command'] ?? '');
+  if (skill.commands.some((c) => c.pack === pack && c.name === command)) return [];
+  return [
+    newFinding({
+      check: 'C15',
+      code: 'undefined-command',
+      severity: 'medium',
+      file: skill.manifestPath,
+      line: lineOfFirstMatch(input.bundle, skill.manifestPath, /command:/),
+      message: `The skill runs command ${JSON.stringify(command)} of pack ${JSON.stringify(pack)}, which no workspace of the bundle defines, so what would run cannot be verified.`,
+      fixHint: `Ship the workspace.yaml whose command_packs define ${JSON.stringify(pack)} with the command's argv.`,
+    }),
+  ];
 }
