@@ -204,7 +204,7 @@ describe('certifier faults', () => {
         env: {
           REDIS_URL: `redis://127.0.0.1:${port}`,
           PUBLISH_RATE_LIMIT_PER_MINUTE: '100000',
-          PENDING_REQUEUE_MS: '3000',
+          QUEUE_WATCHDOG_MS: '3000',
           CERTIFIER_CONCURRENCY: '8',
         },
       });

@@ -27,8 +27,9 @@ const DATABASE_ENDPOINT = Symbol('DATABASE_ENDPOINT');
 
 /**
  * The root module. On the embedded database the certification queue is consumed
- * here too (one process owns PGlite's single connection); on PostgreSQL that is the
- * certifier-worker's job. Nest runs shutdown hooks deepest module first, so this one's
+ * here too (one process owns PGlite's single connection), on Redis while it answers and
+ * straight from the outbox while it does not; on PostgreSQL that is the certifier-worker's
+ * job, and Redis is required. Nest runs shutdown hooks deepest module first, so this one's
  * runs last: the embedded database stops only after TypeORM let go of it.
  */
 @Module({})

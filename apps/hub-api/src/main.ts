@@ -37,6 +37,7 @@ async function bootstrap(): Promise<void> {
   logger.log(`Skill Hub listening on ${base}`);
   logger.log(`API docs: ${base}/docs (OpenAPI JSON: ${base}/docs-json)`);
   logger.log(embedded ? `Embedded PostgreSQL data: ${embedded.dataDir}` : 'Database: DATABASE_URL');
+  if (embedded) logger.log('Certification jobs: on Redis (REDIS_URL) while it answers, in this process otherwise');
   if (adminTokenFile) logger.log(`Development admin token written to ${adminTokenFile}`);
 }
 

@@ -1,4 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { JobQueueModule } from '@skillhub/queue';
 import { CertificationProcessor } from './certification.processor';
 import { CertifySkillService } from './certify-skill.service';
 import { PendingSweeper } from './pending-sweeper.service';
@@ -8,8 +9,8 @@ import { SigningKeyService } from './signing-key.service';
 import { TransparencyLog } from './transparency-log.service';
 
 /**
- * Certification: the service that judges a version, the signing key and the
- * transparency log; with `consume`, also the queue consumer (certifier-worker, and
+ * Certification: the service that judges a version, the signing key, the transparency log
+ * and the queue's watchdog; with `consume`, also the queue consumer (certifier-worker, and
  * hub-api on the embedded database, where both must share one process).
  */
 @Module({})
@@ -18,6 +19,7 @@ export class CertifierModule {
     return {
       module: CertifierModule,
       global: true,
+      imports: [JobQueueModule],
       providers: [
         SigningKeyService,
         TransparencyLog,

@@ -22,8 +22,15 @@ export const envSchema = z.object({
   DATABASE_URL: z.url().optional(),
   HUB_DATA_DIR: z.string().min(1).default('.skillhub-data'),
 
+  /**
+   * The certification queue (BullMQ). Required with DATABASE_URL; the embedded default uses it
+   * while it answers and certifies in its own process otherwise.
+   */
   REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
-  /** Key prefix for every queue key, so several hubs (or test runs) can share one Redis. */
+  /**
+   * Key prefix for every queue key, so several hubs (or test runs) can share one Redis: each
+   * running hub needs its own, or one hub's workers would take the other's jobs.
+   */
   REDIS_PREFIX: z
     .string()
     .regex(/^[A-Za-z0-9:_-]{1,64}$/)
@@ -70,6 +77,13 @@ export const envSchema = z.object({
   BUNDLE_MAX_UNCOMPRESSED_BYTES: positiveInt.default(25 * 1024 * 1024),
   BUNDLE_MAX_ENTRIES: positiveInt.default(2000),
   BUNDLE_MAX_COMPRESSION_RATIO: positiveInt.default(100),
+  /**
+   * Worker threads that read bundles and parse manifests for publish, validate and submit, so
+   * that no upload blocks hub-api's event loop. Default: one per core beyond the first (at least 1).
+   */
+  INSPECT_WORKERS: positiveInt.optional(),
+  /** A bundle or manifest still being read after this long is refused (422) and its worker replaced. */
+  INSPECT_TIMEOUT_MS: positiveInt.default(10_000),
 
   /** Unauthenticated Kazma submissions accepted per client address per hour. */
   SUBMIT_RATE_LIMIT_PER_HOUR: positiveInt.default(10),
@@ -91,10 +105,12 @@ export const envSchema = z.object({
   /** A job whose worker stops renewing its lock this long (killed, hung) goes to another worker. */
   CERTIFIER_LOCK_MS: positiveInt.default(30_000),
   /**
-   * A certification still pending this long is queued again (its job may have been lost with
-   * a Redis that keeps nothing on disk); judging is idempotent, so a duplicate costs only time.
+   * The queue's watchdog looks this often for a certification (or a Kazma submission) waiting for
+   * a verdict with no job queued or running for it (lost with a Redis that keeps nothing on disk,
+   * or failed for good) and queues it again; judging is idempotent, so a duplicate costs only
+   * time. On the embedded default, Redis unreachable this long counts as having lost its jobs.
    */
-  PENDING_REQUEUE_MS: positiveInt.default(600_000),
+  QUEUE_WATCHDOG_MS: positiveInt.default(30_000),
   /**
    * certifier-worker only: serve Prometheus metrics at `http://WORKER_METRICS_HOST:PORT/metrics`
    * (probe latency, verdicts, process). Off when unset; loopback unless the host is set.

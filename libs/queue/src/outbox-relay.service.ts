@@ -5,13 +5,11 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
-import { DataSource, In, IsNull } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
-import { OutboxMessage } from '@skillhub/registry';
-import { PRODUCER_REDIS } from './queue.tokens';
-import { defaultJobOptions } from './job-options';
+import { jobIdentity, type OutboxJobRow } from './job-identity';
+import type { JobEnd, JobQueue, JobTransport, QueuedJob } from './job-queue';
+import { JOB_QUEUE } from './queue.tokens';
 
 const BATCH = 100;
 const MAX_BACKOFF_MS = 5_000;
@@ -20,30 +18,42 @@ export interface RelayState {
   /** Last delivery failure, null after a success. */
   lastError: string | null;
   dispatched: number;
+  /** Where jobs go now: BullMQ, or this process (the embedded default while Redis is unreachable). */
+  transport: JobTransport;
+}
+
+interface Row extends OutboxJobRow {
+  queue: string;
 }
 
 /**
- * Moves committed outbox rows into BullMQ. It holds no transaction while it talks to
- * Redis (the embedded database has one connection); a row is marked dispatched only
- * after BullMQ accepted it, and the job id is derived from the row, so two relays or
- * a crash between the two steps deliver a job once.
+ * Moves committed outbox rows into the job queue. It holds no transaction while it talks to
+ * Redis (the embedded database has one connection). A row is let go (`dispatched_at`) only
+ * once the queue is done with it: as soon as BullMQ holds the job, or when a job run in this
+ * process has ended; until then no other round hands it over again, so a hand-over between
+ * the two loses and doubles nothing. Job ids come from the row's subject and round
+ * (job-identity.ts), so two relays, or a crash between handing over and marking, add a job once.
  */
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(OutboxRelay.name);
-  private readonly queues = new Map<string, Queue>();
+  /** Rows whose jobs run in this process, until their end is written. */
+  private readonly running = new Map<string, Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
   private inFlight: Promise<number> | null = null;
   private delayMs: number;
   private stopped = false;
-  readonly state: RelayState = { lastError: null, dispatched: 0 };
+  /** A nudge came while a delivery was running: the next one starts at once. */
+  private again = false;
+  readonly state: RelayState;
 
   constructor(
     private readonly dataSource: DataSource,
-    @Inject(PRODUCER_REDIS) private readonly redis: Redis,
+    @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     @Inject(HUB_CONFIG) private readonly config: HubConfig,
   ) {
     this.delayMs = config.OUTBOX_POLL_MS;
+    this.state = { lastError: null, dispatched: 0, transport: queue.transport };
   }
 
   onApplicationBootstrap(): void {
@@ -54,12 +64,15 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     await this.inFlight?.catch(() => undefined);
-    await Promise.all([...this.queues.values()].map((q) => q.close()));
+    // Running jobs end (or go back to the outbox) before their rows are written for the last time.
+    await this.queue.close();
+    await Promise.all(this.running.values());
   }
 
-  /** Asks for a delivery soon (after a publish), without waiting for it. */
+  /** Asks for a delivery soon (after a publish, or a job that ended here), without waiting for it. */
   nudge(): void {
-    if (!this.inFlight) this.schedule(0);
+    if (this.inFlight) this.again = true;
+    else this.schedule(0);
   }
 
   /** Delivers every due row it can; resolves to how many were delivered. */
@@ -77,64 +90,101 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
       this.timer = null;
       void this.flush()
         .catch((err: unknown) => this.logger.error(`outbox relay failed: ${(err as Error).message}`))
-        .finally(() => this.schedule(this.delayMs));
+        .finally(() => {
+          const soon = this.again;
+          this.again = false;
+          this.schedule(soon ? 0 : this.delayMs);
+        });
     }, ms);
   }
 
   private async deliver(): Promise<number> {
-    const repo = this.dataSource.getRepository(OutboxMessage);
     let delivered = 0;
     for (;;) {
-      const rows = await repo
-        .createQueryBuilder('o')
-        .where('o.dispatched_at IS NULL AND o.available_at <= now()')
-        .orderBy('o.id')
-        .limit(BATCH)
-        .getMany();
-      const byQueue = new Map<string, OutboxMessage[]>();
-      for (const row of rows) byQueue.set(row.queue, [...(byQueue.get(row.queue) ?? []), row]);
-      for (const [queue, batch] of byQueue) {
-        try {
-          await this.queue(queue).addBulk(
-            batch.map((row) => ({
-              name: row.jobName,
-              data: row.payload,
-              opts: { ...defaultJobOptions, jobId: `outbox-${row.id}` },
-            })),
-          );
-        } catch (err) {
-          await this.recordFailure(batch, err as Error);
-          return delivered;
-        }
-        await repo.update({ id: In(batch.map((r) => r.id)), dispatchedAt: IsNull() }, { dispatchedAt: new Date() });
-        delivered += batch.length;
-        this.state.dispatched += batch.length;
+      if (this.stopped) return delivered;
+      const room = Math.min(this.queue.room(), BATCH);
+      this.state.transport = this.queue.transport;
+      if (room === 0) return delivered;
+      const rows = await this.dueRows(room);
+      if (!rows.length) return delivered;
+      let ends: Array<JobEnd | Promise<JobEnd>>;
+      try {
+        ends = await this.queue.add(rows.map(toJob));
+      } catch (err) {
+        await this.recordFailure(rows, err as Error);
+        return delivered;
       }
-      if (this.state.lastError) this.logger.log('Redis is reachable again: outbox delivery resumed');
+      const done: string[] = [];
+      let taken = 0;
+      rows.forEach((row, i) => {
+        const end = ends[i]!;
+        if (end instanceof Promise) this.follow(row, end);
+        else if (end.outcome === 'done') done.push(row.id);
+        else if (end.outcome === 'failed') this.follow(row, Promise.resolve(end));
+        if (end instanceof Promise || end.outcome !== 'returned') taken++;
+      });
+      if (done.length) {
+        await this.dataSource.query(
+          `UPDATE "outbox" SET "dispatched_at" = now() WHERE "id" = ANY($1::bigint[]) AND "dispatched_at" IS NULL`,
+          [done],
+        );
+      }
+      delivered += taken;
+      this.state.dispatched += taken;
+      if (this.state.lastError && this.queue.transport === 'bullmq') {
+        this.logger.log('Redis is reachable again: outbox delivery resumed');
+      }
       this.state.lastError = null;
       this.delayMs = this.config.OUTBOX_POLL_MS;
-      if (rows.length < BATCH) return delivered;
+      if (rows.length < room) return delivered;
     }
   }
 
-  private async recordFailure(batch: OutboxMessage[], err: Error): Promise<void> {
+  /** Due rows, oldest first, leaving out those whose jobs run here. */
+  private dueRows(limit: number): Promise<Row[]> {
+    return this.dataSource.query(
+      `SELECT "id"::text AS "id", "queue", "job_name" AS "jobName", "payload",
+              floor(extract(epoch FROM "created_at") * 1000000)::bigint::text AS "createdMicros"
+       FROM "outbox"
+       WHERE "dispatched_at" IS NULL AND "available_at" <= now() AND NOT ("id" = ANY($1::bigint[]))
+       ORDER BY "id" LIMIT $2`,
+      [[...this.running.keys()], limit],
+    );
+  }
+
+  /** Writes a job's end on its row once it comes; the row stays out of other rounds until then. */
+  private follow(row: Row, end: Promise<JobEnd>): void {
+    const written = end
+      .then(async (result) => {
+        if (result.outcome === 'returned') return;
+        if (result.outcome === 'failed') this.logger.warn(`job ${toJob(row).id} failed for good: ${result.error}`);
+        await this.dataSource.query(
+          `UPDATE "outbox" SET "dispatched_at" = now(), "last_error" = $2 WHERE "id" = $1 AND "dispatched_at" IS NULL`,
+          [row.id, result.outcome === 'failed' ? result.error.slice(0, 1000) : null],
+        );
+      })
+      .catch((err: Error) => this.logger.error(`outbox row ${row.id}: its job's end was not written: ${err.message}`))
+      .finally(() => {
+        this.running.delete(row.id);
+        this.nudge();
+      });
+    this.running.set(row.id, written);
+  }
+
+  private async recordFailure(batch: Row[], err: Error): Promise<void> {
     if (!this.state.lastError) {
       this.logger.warn(`cannot reach Redis, jobs stay in the outbox until it returns: ${err.message}`);
     }
     this.state.lastError = err.message.slice(0, 1000);
     this.delayMs = Math.min(Math.max(this.delayMs * 2, 250), MAX_BACKOFF_MS);
-    await this.dataSource
-      .getRepository(OutboxMessage)
-      .update({ id: In(batch.map((r) => r.id)) }, { attempts: () => 'attempts + 1', lastError: this.state.lastError });
+    await this.dataSource.query(
+      `UPDATE "outbox" SET "attempts" = "attempts" + 1, "last_error" = $2 WHERE "id" = ANY($1::bigint[])`,
+      [batch.map((r) => r.id), this.state.lastError],
+    );
   }
+}
 
-  private queue(name: string): Queue {
-    let queue = this.queues.get(name);
-    if (!queue) {
-      queue = new Queue(name, { connection: this.redis, prefix: this.config.REDIS_PREFIX });
-      queue.on('error', () => undefined); // surfaced through deliver() and readiness
-      this.queues.set(name, queue);
-    }
-    return queue;
-  }
+function toJob(row: Row): QueuedJob {
+  const { id, subject } = jobIdentity(row);
+  return { id, subject, queue: row.queue, name: row.jobName, data: row.payload };
 }

@@ -17,11 +17,16 @@ export interface CertifySubmissionJobPayload {
   submissionId: string;
 }
 
+export interface ReprobeJobPayload {
+  /** The UTC day (YYYY-MM-DD) the re-probe is for: one a day, however many processes ask for it. */
+  day: string;
+}
+
 export interface QueueJobs {
   [CERTIFICATION_QUEUE]: {
     [CERTIFY_JOB]: CertifyJobPayload;
     [CERTIFY_SUBMISSION_JOB]: CertifySubmissionJobPayload;
-    [REPROBE_JOB]: Record<string, never>;
+    [REPROBE_JOB]: ReprobeJobPayload;
   };
 }
 
