@@ -5,9 +5,13 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { json, raw } from 'express';
 import type { HubConfig } from '@skillhub/config';
+import { answerClientErrors } from './common/client-errors';
+import { refuseDeepJson } from './common/json-depth';
 import { kazmaPathsMiddleware } from './common/kazma-paths.middleware';
 import { ProblemFilter } from './common/problem.filter';
 import { requestContextMiddleware } from './common/request-context';
+import { bodyParserProblems, refuseMalformedPath } from './common/request-problems.middleware';
+import { StorableTextPipe } from './common/storable-text.pipe';
 import { mountQueueBoard } from './operations/queue-board';
 import { createValidationPipe } from './common/validation.pipe';
 import { type DatabaseEndpoint, HubApiModule } from './hub-api.module';
@@ -35,11 +39,15 @@ export async function createHubApp(config: HubConfig, database: DatabaseEndpoint
   app.set('trust proxy', config.TRUST_PROXY);
   app.use(requestContextMiddleware);
   app.use(kazmaPathsMiddleware);
-  app.use(json({ limit: JSON_BODY_LIMIT }));
+  app.use(refuseMalformedPath);
+  app.use(json({ limit: JSON_BODY_LIMIT, verify: refuseDeepJson }));
   // Raw bundle bodies stop at the configured size; body-parser answers 413 past it.
   app.use(raw({ type: BUNDLE_CONTENT_TYPES, limit: config.BUNDLE_MAX_COMPRESSED_BYTES }));
+  app.use(bodyParserProblems);
+  answerClientErrors(app.getHttpServer());
   const board = mountQueueBoard(app, config);
-  app.useGlobalPipes(createValidationPipe());
+  // Text PostgreSQL cannot store is refused first, so validation never runs on it.
+  app.useGlobalPipes(new StorableTextPipe(), createValidationPipe());
   app.useGlobalFilters(new ProblemFilter());
   app.enableShutdownHooks();
 

@@ -1,4 +1,3 @@
-import { decodeCursor, encodeCursor } from './search-cursor';
 import { MAX_QUERY_LENGTH, parseSearchQuery } from './search-query';
 
 describe('parseSearchQuery', () => {
@@ -35,19 +34,4 @@ describe('parseSearchQuery', () => {
   it('caps the query before parsing it', () => {
     expect(parseSearchQuery('w'.repeat(10_000)).text).toHaveLength(MAX_QUERY_LENGTH);
   });
-});
-
-describe('search cursors', () => {
-  it('round-trip for the sort they were made for, and only that one', () => {
-    const c = encodeCursor('name', ['weather', 'acme', 'id-1']);
-    expect(decodeCursor(c, 'name')).toEqual(['weather', 'acme', 'id-1']);
-    expect(decodeCursor(c, 'downloads')).toBeNull();
-  });
-
-  it.each(['', 'not base64!', 'e30', Buffer.from('{"s":"name","v":[{}]}').toString('base64url'), 'a'.repeat(600)])(
-    'refuses %j',
-    (cursor) => {
-      expect(decodeCursor(cursor, 'name')).toBeNull();
-    },
-  );
 });

@@ -46,12 +46,13 @@ describe('unstorableReason', () => {
     expect(unstorableReason(text)).toMatch(reason);
   });
 
-  it.each([['plain text', 'weather'], ['a surrogate pair', 'rain 🌧 today'], ['other controls', 'a\tb\u0001']])(
-    'accepts %s',
-    (_, text) => {
-      expect(unstorableReason(text)).toBeNull();
-    },
-  );
+  it.each([
+    ['plain text', 'weather'],
+    ['a surrogate pair', 'rain 🌧 today'],
+    ['other controls', 'a\tb\u0001'],
+  ])('accepts %s', (_, text) => {
+    expect(unstorableReason(text)).toBeNull();
+  });
 });
 
 describe('findUnstorableText', () => {
@@ -116,7 +117,10 @@ describe('text PostgreSQL cannot store, in manifests', () => {
   it('names a key holding an escaped lone surrogate', () => {
     expect(parseYaml('tools:\n  "t\\uD800": {}\n')).toEqual([
       // The path quotes the key as JSON, so the problem document itself stays valid Unicode.
-      expect.objectContaining({ path: 'm.yaml#tools["t\\ud800"]', message: expect.stringMatching(/^The key of .*U\+D800/) }),
+      expect.objectContaining({
+        path: 'm.yaml#tools["t\\ud800"]',
+        message: expect.stringMatching(/^The key of .*U\+D800/),
+      }),
     ]);
   });
 
@@ -143,7 +147,10 @@ describe('declared tools and servers', () => {
     const { skill, problems } = parseKazmaManifestObject({ ...KAZMA, tools: tools(MAX_DECLARED_TOOLS + 1) });
     expect(skill).toBeNull();
     expect(problems).toEqual([
-      expect.objectContaining({ path: 'skill_manifest.yaml#tools', message: expect.stringContaining('declares 257 tools') }),
+      expect.objectContaining({
+        path: 'skill_manifest.yaml#tools',
+        message: expect.stringContaining('declares 257 tools'),
+      }),
     ]);
   });
 
@@ -151,7 +158,10 @@ describe('declared tools and servers', () => {
     const servers = Array.from({ length: MAX_MCP_SERVERS + 1 }, (_, i) => server(i));
     const { problems } = parseKazmaManifestObject({ ...KAZMA, mcp_servers: servers });
     expect(problems).toContainEqual(
-      expect.objectContaining({ path: 'skill_manifest.yaml#mcp_servers', message: expect.stringContaining('33 servers') }),
+      expect.objectContaining({
+        path: 'skill_manifest.yaml#mcp_servers',
+        message: expect.stringContaining('33 servers'),
+      }),
     );
   });
 

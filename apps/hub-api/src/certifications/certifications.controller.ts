@@ -1,5 +1,6 @@
-import { Controller, Get, Param, ParseUUIDPipe } from '@nestjs/common';
+import { Controller, Get, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { UuidParamPipe } from '../common/param.pipe';
 import { CertificationStatusService } from './certification-status.service';
 import { CertificationStatusDto } from './dto/certification-status.response.dto';
 
@@ -33,7 +34,7 @@ export class CertificationsController {
   @Get('submissions/:id/certification')
   @ApiOperation({ summary: "A Kazma submission's certification (Kazma's `status <submission_id>`)" })
   @ApiOkResponse({ type: CertificationStatusDto })
-  forSubmission(@Param('id', new ParseUUIDPipe()) id: string): Promise<CertificationStatusDto> {
+  forSubmission(@Param('id', UuidParamPipe) id: string): Promise<CertificationStatusDto> {
     return this.status.forSubmission(id);
   }
 }

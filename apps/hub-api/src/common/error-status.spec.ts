@@ -17,6 +17,11 @@ describe('statusForCode', () => {
     ['NAMESPACE.FORBIDDEN', 403],
     ['BUNDLE.INVALID', 400],
     ['VALIDATION', 400],
+    ['REQUEST.TOO_DEEP', 400],
+    ['REQUEST.MALFORMED_JSON', 400],
+    ['RECORD.NOT_FOUND', 404],
+    ['REQUEST.BODY_TOO_LARGE', 413],
+    ['REQUEST.BUSY', 503],
     ['SOMETHING.UNEXPECTED', 500],
   ])('%s → %i', (code, status) => {
     expect(statusForCode(code)).toBe(status);

@@ -12,7 +12,8 @@ const BY_SUFFIX: ReadonlyArray<[RegExp, number]> = [
   [/\.GONE$/, 410],
   [/^AUTH\.(REQUIRED|INVALID)$/, 401],
   [/\.FORBIDDEN$/, 403],
-  [/\.(INVALID|BAD_REQUEST)$/, 400],
+  [/\.(INVALID|BAD_REQUEST|TOO_DEEP|MALFORMED_JSON)$/, 400],
+  [/\.BUSY$/, 503],
   [/^VALIDATION$/, 400],
 ];
 

@@ -1,10 +1,11 @@
 /**
- * The one place errors become HTTP: domain errors by code, Nest's HTTP exceptions,
- * body-parser errors, and anything else as an opaque 500 (logged, never echoed).
+ * The one place errors become HTTP: domain errors by code, Nest's HTTP exceptions, the database's
+ * refusals of what a client sent, and anything else as an opaque 500 (logged, never echoed).
  * Every body is an RFC 9457 problem document.
  */
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { EntityNotFoundError, QueryFailedError } from 'typeorm';
 import { DomainError, type Problem } from '@skillhub/errors';
 import { statusForCode } from './error-status';
 import { currentRequestId } from './request-context';
@@ -38,7 +39,8 @@ export class ProblemFilter implements ExceptionFilter {
         exception instanceof Error ? exception.stack : String(exception),
       );
     }
-    if (body.status === HttpStatus.TOO_MANY_REQUESTS && typeof body.retry_after === 'number') {
+    const retries = body.status === HttpStatus.TOO_MANY_REQUESTS || body.status === HttpStatus.SERVICE_UNAVAILABLE;
+    if (retries && typeof body.retry_after === 'number') {
       res.setHeader('Retry-After', String(body.retry_after));
     }
     if (body.status === HttpStatus.UNAUTHORIZED) res.setHeader('WWW-Authenticate', 'Bearer realm="skill-hub"');
@@ -47,23 +49,22 @@ export class ProblemFilter implements ExceptionFilter {
 
   private toProblem(exception: unknown, req: Request): ProblemBody {
     const instance = req.originalUrl.split('?')[0] ?? req.path;
-    if (exception instanceof DomainError) {
-      const status = statusForCode(exception.code);
+    const domain = this.asDomainError(exception, req);
+    if (domain) {
+      const status = statusForCode(domain.code);
       return {
-        type: TYPE_BASE + exception.code.toLowerCase().replace(/[._]/g, '-'),
+        type: TYPE_BASE + domain.code.toLowerCase().replace(/[._]/g, '-'),
         title: titleFor(status),
         status,
-        detail: exception.message,
-        code: exception.code,
+        detail: domain.message,
+        code: domain.code,
         instance,
-        ...(exception.problems.length ? { errors: exception.problems } : {}),
-        ...exception.details,
+        ...(domain.problems.length ? { errors: domain.problems } : {}),
+        ...domain.details,
       };
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
-      // Multer's size limit: the same problem as a raw body over the limit.
-      if (status === HttpStatus.PAYLOAD_TOO_LARGE) return { ...bodyTooLarge(exception.message), instance };
       const response = exception.getResponse();
       const message =
         typeof response === 'string'
@@ -78,8 +79,6 @@ export class ProblemFilter implements ExceptionFilter {
         instance,
       };
     }
-    const bodyParserError = asBodyParserError(exception);
-    if (bodyParserError) return { ...bodyParserError, instance };
     return {
       type: 'about:blank',
       title: titleFor(500),
@@ -89,36 +88,33 @@ export class ProblemFilter implements ExceptionFilter {
       instance,
     };
   }
-}
 
-/** body-parser signals its own errors with `type` and `status`; its messages are safe to show. */
-function asBodyParserError(e: unknown): ProblemFields | null {
-  if (!(e instanceof Error) || typeof (e as { type?: unknown }).type !== 'string') return null;
-  const { type, status } = e as Error & { type: string; status?: number };
-  if (type === 'entity.too.large') return bodyTooLarge(e.message);
-  if (type === 'entity.parse.failed') {
-    return {
-      type: TYPE_BASE + 'malformed-json',
-      title: titleFor(400),
-      status: 400,
-      detail: 'The request body is not valid JSON.',
-      code: 'REQUEST.MALFORMED_JSON',
-      errors: [{ path: 'body', message: e.message, severity: 'error' }],
-    };
+  /** Errors other layers raise that mean the same as a domain error, as that error. */
+  private asDomainError(exception: unknown, req: Request): DomainError | null {
+    if (exception instanceof DomainError) return exception;
+    // A lookup that had to find its row (`findOneOrFail`) did not: whatever was named does not exist.
+    if (exception instanceof EntityNotFoundError) {
+      return new DomainError('RECORD.NOT_FOUND', 'Nothing on this hub matches what the request names.');
+    }
+    // Class 22 (data exception): PostgreSQL refused a value the request carried past validation.
+    // Still the client's fault, so a 400; logged, as it means a check is missing before the query.
+    if (
+      exception instanceof QueryFailedError &&
+      /^22/.test(String((exception.driverError as { code?: unknown }).code))
+    ) {
+      this.logger.warn(`${req.method} ${req.path}: the database refused a request value`, exception.stack);
+      return new DomainError('REQUEST.INVALID', 'A value in the request cannot be stored or compared.', [
+        { path: 'request', message: 'a value the database refuses (out of range, or not text)', severity: 'error' },
+      ]);
+    }
+    // Multer's size limit: the same problem as a raw body over the limit.
+    if (exception instanceof HttpException && exception.getStatus() === HttpStatus.PAYLOAD_TOO_LARGE) {
+      return new DomainError('REQUEST.BODY_TOO_LARGE', 'The request body is larger than the hub accepts.', [
+        { path: 'body', message: exception.message, severity: 'error' },
+      ]);
+    }
+    return null;
   }
-  const s = status && status >= 400 && status < 500 ? status : 400;
-  return { type: 'about:blank', title: titleFor(s), status: s, detail: e.message, code: `HTTP.${s}` };
-}
-
-function bodyTooLarge(message: string): ProblemFields {
-  return {
-    type: TYPE_BASE + 'body-too-large',
-    title: titleFor(413),
-    status: 413,
-    detail: 'The request body is larger than the hub accepts.',
-    code: 'REQUEST.BODY_TOO_LARGE',
-    errors: [{ path: 'body', message, severity: 'error' }],
-  };
 }
 
 function titleFor(status: number): string {

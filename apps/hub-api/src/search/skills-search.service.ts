@@ -7,7 +7,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { CERTIFICATION_POLICY_VERSION } from '@skillhub/certification';
 import type { CertificationLevel } from '@skillhub/registry';
-import { type CursorValues, decodeCursor, encodeCursor, parseSearchQuery } from '@skillhub/search';
+import { type CursorColumn, type CursorValues, decodeCursor, encodeCursor, parseSearchQuery } from '@skillhub/search';
 import type { SkillFormat } from '@skillhub/skill-formats';
 import { DomainError } from '@skillhub/errors';
 import { kazmaSkillId } from '../skills/skill-ref';
@@ -67,7 +67,7 @@ export class InvalidPagingError extends DomainError {
 interface SortPlan {
   order: string;
   /** Keyset columns and the cursor values read from a row; null = offset paging. */
-  keyset: { columns: string[]; casts: string[]; values: (r: Row) => CursorValues } | null;
+  keyset: { columns: string[]; casts: Exclude<CursorColumn, 'offset'>[]; values: (r: Row) => CursorValues } | null;
 }
 
 function sortPlan(sort: SkillSort, allVersions: boolean): SortPlan {
@@ -188,15 +188,14 @@ export class SkillsSearchService {
 
     let offset = cursorMode ? 0 : ((query.page ?? 1) - 1) * pageSize;
     if (query.cursor) {
-      const values = decodeCursor(query.cursor, sort);
+      // A keyset cursor holds one value per keyset column; a cursor of a sort without one, the offset.
+      const values = decodeCursor(query.cursor, sort, plan.keyset?.casts ?? ['offset']);
       if (!values) throw new InvalidPagingError('The cursor is malformed or was made for another sort.', 'cursor');
-      if (plan.keyset && values.length === plan.keyset.columns.length) {
+      if (plan.keyset) {
         const placeholders = values.map((v, i) => `${params.add(v)}::${plan.keyset!.casts[i]}`);
         where.push(`(${plan.keyset.columns.join(', ')}) < (${placeholders.join(', ')})`);
-      } else if (!plan.keyset && values.length === 1 && typeof values[0] === 'number' && values[0] >= 0) {
-        offset = values[0];
       } else {
-        throw new InvalidPagingError('The cursor does not fit this sort.', 'cursor');
+        offset = values[0] as number;
       }
     }
 

@@ -6,12 +6,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import * as semver from 'semver';
 import { DataSource, type EntityManager } from 'typeorm';
 import { CERTIFICATION_POLICY_VERSION } from '@skillhub/certification';
-import { readBundle, type Bundle } from '@skillhub/bundle';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
-import { hasErrors, type Problem } from '@skillhub/errors';
 import { addToOutbox, CERTIFICATION_QUEUE, CERTIFY_JOB, OutboxRelay } from '@skillhub/queue';
 import { Blob, Certification, Namespace, Skill, SkillVersion } from '@skillhub/registry';
-import { parseSkill, type NormalizedSkill } from '@skillhub/skill-formats';
+import type { NormalizedSkill } from '@skillhub/skill-formats';
 import { assertCanActOn, canActOn } from '../auth/namespace-access';
 import type { Principal } from '../auth/principal';
 import { WriteRateLimiter } from '../common/write-rate-limiter';
@@ -19,15 +17,11 @@ import { ForbiddenError } from '../auth/auth.errors';
 import type { PublishSkillQueryDto } from './dto/publish-skill.request.dto';
 import { CertificationSummaryDto, type PublishResponseDto } from './dto/skill-version.response.dto';
 import type { ValidateSkillResponseDto } from './dto/validate-skill.response.dto';
-import { InvalidManifestError, NamespaceUnclaimedError, SkillVersionExistsError } from './skills.errors';
+import { NamespaceUnclaimedError, SkillVersionExistsError } from './skills.errors';
+import type { BundleSummary, InspectedBundle } from './skill-inspection';
+import { SkillInspector } from './skill-inspector.service';
 import { kazmaSkillId } from './skill-ref';
 import { refreshListing } from './skill-sql';
-
-export interface InspectedSkill {
-  bundle: Bundle;
-  skill: NormalizedSkill;
-  warnings: Problem[];
-}
 
 export interface PublishOutcome {
   created: boolean;
@@ -41,32 +35,14 @@ export class SkillPublisher {
     private readonly dataSource: DataSource,
     private readonly relay: OutboxRelay,
     private readonly limiter: WriteRateLimiter,
+    private readonly inspector: SkillInspector,
     @Inject(HUB_CONFIG) private readonly config: HubConfig,
   ) {}
 
-  /** Reads and validates a bundle; throws a 4xx domain error listing every problem. */
-  async inspect(bytes: Buffer, principal: Principal | null, query: PublishSkillQueryDto): Promise<InspectedSkill> {
-    const bundle = readBundle(bytes, {
-      maxCompressedBytes: this.config.BUNDLE_MAX_COMPRESSED_BYTES,
-      maxUncompressedBytes: this.config.BUNDLE_MAX_UNCOMPRESSED_BYTES,
-      maxEntries: this.config.BUNDLE_MAX_ENTRIES,
-      maxCompressionRatio: this.config.BUNDLE_MAX_COMPRESSION_RATIO,
-    });
+  /** Reads and validates a bundle (off the event loop); throws a 4xx domain error listing every problem. */
+  async inspect(bytes: Buffer, principal: Principal | null, query: PublishSkillQueryDto): Promise<InspectedBundle> {
     const namespace = query.namespace ?? (await this.boundNamespace(principal));
-    const { skill, problems } = parseSkill(bundle.files, {
-      namespace,
-      version: query.version,
-      folderName: bundle.rootFolder,
-    });
-    if (skill && query.version && query.version !== skill.version) {
-      problems.push({
-        path: 'version',
-        message: `the request says version ${query.version} but the manifest says ${skill.version}`,
-        severity: 'error',
-      });
-    }
-    if (!skill || hasErrors(problems)) throw new InvalidManifestError(problems);
-    return { bundle, skill, warnings: problems };
+    return this.inspector.inspectBundle(bytes, { namespace, version: query.version });
   }
 
   async validate(
@@ -94,7 +70,7 @@ export class SkillPublisher {
       version: skill.version,
       format: skill.format,
       bundle_sha256: bundle.sha256,
-      files: bundle.files.map(({ path, size, sha256, mode }) => ({ path, size, sha256, mode })),
+      files: bundle.files,
       problems: warnings,
       publishable,
     };
@@ -122,7 +98,7 @@ export class SkillPublisher {
   async store(
     m: EntityManager,
     principal: Principal,
-    bundle: Bundle,
+    bundle: BundleSummary,
     bytes: Buffer,
     skill: NormalizedSkill,
   ): Promise<PublishOutcome> {
@@ -148,6 +124,7 @@ export class SkillPublisher {
       .orIgnore()
       .execute();
 
+    // Inspection refused every version semver cannot parse or the int4 columns cannot hold.
     const parsed = semver.parse(skill.version)!;
     const inserted = await m
       .createQueryBuilder()
@@ -173,7 +150,7 @@ export class SkillPublisher {
         entryPoint: skill.entryPoint,
         manifestPath: skill.manifestPath,
         manifest: skill.manifest,
-        files: bundle.files.map(({ path, size, sha256, mode }) => ({ path, size, sha256, mode })),
+        files: bundle.files,
         bundleSha256: bundle.sha256,
         bundleSize: bytes.length,
         publishedBy: principal.publisherId,

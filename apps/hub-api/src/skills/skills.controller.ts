@@ -14,7 +14,6 @@ import {
   UseGuards,
   UseInterceptors,
 } from '@nestjs/common';
-import { FileInterceptor } from '@nestjs/platform-express';
 import {
   ApiBearerAuth,
   ApiBody,
@@ -39,6 +38,7 @@ import { SkillPublisher } from './skill-publisher.service';
 import { SkillsQueryService } from './skills-query.service';
 import { MissingBodyError } from './skills.errors';
 import { clientAddress } from '../common/client-address';
+import { BundleUploadInterceptor } from '../common/bundle-upload.interceptor';
 
 const bundleBody = {
   schema: { type: 'string', format: 'binary', description: 'The bundle: a gzipped tar of one skill folder.' },
@@ -63,7 +63,7 @@ export class SkillsController {
   @Post()
   @UseGuards(AuthGuard)
   @RequireScope('publish')
-  @UseInterceptors(FileInterceptor('bundle'))
+  @UseInterceptors(BundleUploadInterceptor)
   @ApiBearerAuth()
   @ApiOperation({
     summary: 'Publish a version (201; 200 when the same bytes were already published; 409 for other bytes)',
@@ -86,7 +86,7 @@ export class SkillsController {
 
   @Post('validate')
   @HttpCode(200)
-  @UseInterceptors(FileInterceptor('bundle'))
+  @UseInterceptors(BundleUploadInterceptor)
   @ApiOperation({
     summary: 'Dry run: the same checks as publish; stores nothing. A token, if sent, is checked for the namespace.',
   })

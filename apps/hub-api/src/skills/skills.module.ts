@@ -4,6 +4,7 @@ import { AuthModule } from '../auth/auth.module';
 import { UploadsModule } from '../common/uploads.module';
 import { WriteRateLimiter } from '../common/write-rate-limiter';
 import { DownloadCounter } from './download-counter.service';
+import { SkillInspector } from './skill-inspector.service';
 import { SkillPublisher } from './skill-publisher.service';
 import { SkillsController } from './skills.controller';
 import { SkillsQueryService } from './skills-query.service';
@@ -11,7 +12,7 @@ import { SkillsQueryService } from './skills-query.service';
 @Module({
   imports: [AuthModule, QueueModule, UploadsModule],
   controllers: [SkillsController],
-  providers: [SkillPublisher, SkillsQueryService, WriteRateLimiter, DownloadCounter],
-  exports: [SkillPublisher, SkillsQueryService, DownloadCounter],
+  providers: [SkillPublisher, SkillInspector, SkillsQueryService, WriteRateLimiter, DownloadCounter],
+  exports: [SkillPublisher, SkillInspector, SkillsQueryService, DownloadCounter],
 })
 export class SkillsModule {}

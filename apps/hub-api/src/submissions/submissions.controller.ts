@@ -4,14 +4,12 @@ import {
   Get,
   HttpCode,
   Param,
-  ParseUUIDPipe,
   Post,
   Req,
   UploadedFile,
   UseGuards,
   UseInterceptors,
 } from '@nestjs/common';
-import { FileInterceptor } from '@nestjs/platform-express';
 import {
   ApiBearerAuth,
   ApiBody,
@@ -29,6 +27,8 @@ import { SubmitSkillRequestDto } from './dto/submit-skill.request.dto';
 import { SubmitSkillResponseDto } from './dto/submission.response.dto';
 import { SubmissionsService } from './submissions.service';
 import { clientAddress } from '../common/client-address';
+import { UuidParamPipe } from '../common/param.pipe';
+import { BundleUploadInterceptor } from '../common/bundle-upload.interceptor';
 
 @ApiTags('submissions')
 @Controller('api/v1')
@@ -48,7 +48,7 @@ export class SubmissionsController {
   @Get('submissions/:id')
   @ApiOperation({ summary: 'A submission and its state (quarantined, claimed or expired)' })
   @ApiOkResponse({ type: SubmitSkillResponseDto })
-  get(@Param('id', new ParseUUIDPipe()) id: string): Promise<SubmitSkillResponseDto> {
+  get(@Param('id', UuidParamPipe) id: string): Promise<SubmitSkillResponseDto> {
     return this.submissions.get(id);
   }
 
@@ -56,7 +56,7 @@ export class SubmissionsController {
   @HttpCode(201)
   @UseGuards(AuthGuard)
   @RequireScope('publish')
-  @UseInterceptors(FileInterceptor('bundle'))
+  @UseInterceptors(BundleUploadInterceptor)
   @ApiBearerAuth()
   @ApiOperation({
     summary: 'Claim a submission for your namespace: send its bundle, or nothing when the manifest names no code',
@@ -65,7 +65,7 @@ export class SubmissionsController {
   @ApiBody({ required: false, schema: { type: 'string', format: 'binary' } })
   @ApiCreatedResponse({ type: PublishResponseDto })
   claim(
-    @Param('id', new ParseUUIDPipe()) id: string,
+    @Param('id', UuidParamPipe) id: string,
     @CurrentPrincipal() principal: Principal,
     @Req() req: Request,
     @UploadedFile() file?: Express.Multer.File,

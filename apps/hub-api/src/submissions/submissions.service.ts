@@ -9,12 +9,12 @@ import { stringify } from 'yaml';
 import { DataSource } from 'typeorm';
 import { writeBundle } from '@skillhub/bundle';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
-import { hasErrors, type Problem } from '@skillhub/errors';
+import type { Problem } from '@skillhub/errors';
 import { addToOutbox, CERTIFICATION_QUEUE, CERTIFY_SUBMISSION_JOB, OutboxRelay } from '@skillhub/queue';
 import { Submission } from '@skillhub/registry';
-import { parseKazmaManifestObject } from '@skillhub/skill-formats';
 import type { Principal } from '../auth/principal';
 import type { PublishResponseDto } from '../skills/dto/skill-version.response.dto';
+import { SkillInspector } from '../skills/skill-inspector.service';
 import { SkillPublisher } from '../skills/skill-publisher.service';
 import { InvalidManifestError } from '../skills/skills.errors';
 import { kazmaSkillId } from '../skills/skill-ref';
@@ -35,13 +35,13 @@ export class SubmissionsService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly publisher: SkillPublisher,
+    private readonly inspector: SkillInspector,
     private readonly relay: OutboxRelay,
     @Inject(HUB_CONFIG) private readonly config: HubConfig,
   ) {}
 
   async submit(dto: SubmitSkillRequestDto, clientAddress: string): Promise<SubmitSkillResponseDto> {
-    const { skill, problems } = parseKazmaManifestObject(dto.manifest);
-    if (!skill || hasErrors(problems)) throw new InvalidManifestError(problems);
+    const { skill, warnings: problems } = await this.inspector.inspectManifest(dto.manifest);
     const submission = await this.dataSource.transaction(async (m) => {
       // One submitter address at a time, so the count below cannot be raced past the limit.
       await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`submit:${clientAddress}`]);

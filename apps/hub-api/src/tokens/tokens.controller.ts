@@ -1,4 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { UuidParamPipe } from '../common/param.pipe';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthGuard, CurrentPrincipal } from '../auth/auth.guard';
 import type { Principal } from '../auth/principal';
@@ -36,7 +37,7 @@ export class TokensController {
   @ApiOkResponse({ type: TokenResponseDto })
   revoke(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', new ParseUUIDPipe()) id: string,
+    @Param('id', UuidParamPipe) id: string,
   ): Promise<TokenResponseDto> {
     return this.tokens.revoke(principal, id);
   }

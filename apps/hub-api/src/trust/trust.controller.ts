@@ -1,17 +1,4 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  ParseIntPipe,
-  Post,
-  Put,
-  Query,
-  Res,
-  UseGuards,
-} from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AuthGuard, CurrentPrincipal, RequireAdmin, RequireScope } from '../auth/auth.guard';
@@ -27,6 +14,7 @@ import {
   ProofDto,
   RevokeRequestDto,
 } from './dto/trust.dto';
+import { IndexParamPipe } from '../common/param.pipe';
 import { TrustService } from './trust.service';
 
 @ApiTags('trust')
@@ -59,7 +47,7 @@ export class TrustController {
   @Get('api/v1/log/entries/:index')
   @ApiOperation({ summary: 'One log entry with the exact data hashed into its leaf' })
   @ApiOkResponse({ type: LogEntryDto })
-  entry(@Param('index', ParseIntPipe) index: number): Promise<LogEntryDto> {
+  entry(@Param('index', IndexParamPipe) index: number): Promise<LogEntryDto> {
     return this.trust.entry(index);
   }
 

@@ -14,6 +14,7 @@ import { canonicalJson, REVOCATIONS_PAYLOAD_TYPE, sealSecret, signEnvelope } fro
 import { assertCanActOn } from '../auth/namespace-access';
 import type { Principal } from '../auth/principal';
 import { kazmaSkillId } from '../skills/skill-ref';
+import { SkillNotFoundError } from '../skills/skills.errors';
 import { findVersion } from '../skills/version-lookup';
 import type {
   CertificateResponseDto,
@@ -140,7 +141,8 @@ export class TrustService {
     reason: string,
   ): Promise<LogEntryDto> {
     const index = await this.dataSource.transaction(async (m) => {
-      const namespace = await m.findOneByOrFail(Namespace, { slug: author });
+      const namespace = await m.findOneBy(Namespace, { slug: author });
+      if (!namespace) throw new SkillNotFoundError(kazmaSkillId(author, name, version));
       assertCanActOn(principal, namespace);
       const v = await findVersion(m, author, name, version);
       const revokedBy = principal.kind === 'admin' ? 'operator' : principal.publisherId;

@@ -41,13 +41,35 @@ export class ProofDto {
 }
 
 export class InclusionQueryDto {
-  @Type(() => Number) @IsInt() @Min(0) @Max(Number.MAX_SAFE_INTEGER) index: number;
-  @Type(() => Number) @IsInt() @Min(1) @Max(Number.MAX_SAFE_INTEGER) tree_size: number;
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'The entry.' })
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(Number.MAX_SAFE_INTEGER)
+  index: number;
+
+  @ApiProperty({ type: 'integer', minimum: 1, description: 'The size of the tree the proof is for.' })
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(Number.MAX_SAFE_INTEGER)
+  tree_size: number;
 }
 
 export class ConsistencyQueryDto {
-  @Type(() => Number) @IsInt() @Min(1) @Max(Number.MAX_SAFE_INTEGER) first: number;
-  @Type(() => Number) @IsInt() @Min(1) @Max(Number.MAX_SAFE_INTEGER) second: number;
+  @ApiProperty({ type: 'integer', minimum: 1 })
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(Number.MAX_SAFE_INTEGER)
+  first: number;
+
+  @ApiProperty({ type: 'integer', minimum: 1 })
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(Number.MAX_SAFE_INTEGER)
+  second: number;
 }
 
 export class CertificateResponseDto {
