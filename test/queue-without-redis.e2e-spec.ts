@@ -71,7 +71,13 @@ describe('the embedded default with no Redis reachable', () => {
     console.log(`publish to verdict with no Redis: ${elapsed} ms`);
 
     const ready = await hub.http.get('/api/v1/health/ready').expect(200);
-    expect(ready.body).toMatchObject({ mode: 'embedded', redis: { status: 'down' }, outbox_pending: 0 });
+    expect(ready.body).toMatchObject({
+      status: 'ready',
+      mode: 'embedded',
+      redis: { status: 'down' },
+      queue: 'in-process',
+      outbox_pending: 0,
+    });
     const [row] = await hub.dataSource.query(
       `SELECT o."dispatched_at" IS NOT NULL AS done, o."last_error" FROM "outbox" o
        JOIN "skill_versions" v ON o."payload"->>'skillVersionId' = v."id"::text

@@ -53,6 +53,7 @@ describe('publishing while Redis is down', () => {
       status: 'degraded',
       database: { status: 'up' },
       redis: { status: 'down' },
+      queue: 'bullmq',
       outbox_pending: 1,
     });
 

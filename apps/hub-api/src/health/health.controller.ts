@@ -26,6 +26,11 @@ class ReadinessResponseDto {
   @ApiProperty({ description: 'Down means publishes still succeed; their jobs wait in the outbox.' })
   redis: DependencyStateDto;
   @ApiProperty({ description: 'Jobs written but not yet handed to the queue.' }) outbox_pending: number | null;
+  @ApiProperty({
+    enum: ['bullmq', 'in-process'],
+    description: 'Where certification jobs run now: on Redis, or (embedded default without Redis) in this process.',
+  })
+  queue: 'bullmq' | 'in-process';
 }
 
 const PROBE_TIMEOUT_MS = 1_500;
@@ -72,7 +77,10 @@ export class HealthController {
             status: 'down',
             detail: this.relay.state.lastError ? 'unreachable; jobs wait in the outbox' : 'unreachable',
           };
-    const status = database.status === 'down' ? 'unavailable' : redis.status === 'down' ? 'degraded' : 'ready';
+    // Without Redis the embedded default certifies in its own process: nothing is waiting, so nothing is degraded.
+    const queue = this.relay.state.transport;
+    const degraded = redis.status === 'down' && queue === 'bullmq';
+    const status = database.status === 'down' ? 'unavailable' : degraded ? 'degraded' : 'ready';
     res.status(status === 'unavailable' ? 503 : 200);
     return {
       status,
@@ -80,6 +88,7 @@ export class HealthController {
       database,
       redis,
       outbox_pending: pending.status === 'fulfilled' ? pending.value : null,
+      queue,
     };
   }
 }
