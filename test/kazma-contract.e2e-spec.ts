@@ -1,5 +1,5 @@
 /**
- * Kazma's `kazma hub` CLI against this hub: exactly the requests of contracts.md §2,
+ * Kazma's `kazma hub` CLI against this hub: exactly the requests of docs/kazma.md,
  * and every field the CLI reads, with the type it expects.
  */
 import { kazmaManifest, uniqueName } from '@skillhub/testing';

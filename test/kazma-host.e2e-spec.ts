@@ -2,7 +2,7 @@
  * A Kazma host loads exactly what the hub certified. A real hub certifies a Kazma code skill
  * signed with its namespace's KAZMA_SECRET; `skillhub install` (the CLI, in this process)
  * puts it where Kazma's SkillLoader reads it and re-signs it with the host's own secret; a
- * loader written here in Python, checking what Kazma's does (contracts.md §1a), loads it.
+ * loader written here in Python, checking what Kazma's does (docs/kazma.md), loads it.
  * Kazma checks only the entry point, so `skillhub verify` is what catches every other file.
  */
 import { spawnSync } from 'node:child_process';
@@ -22,7 +22,7 @@ const HOST_SECRET = 'the-kazma-host-own-secret';
 const CODE = 'class WeatherSkill:\n    def get_weather(self, city):\n        return f"sunny in {city}"\n';
 
 /**
- * Kazma's SkillLoader as contracts.md §1a describes it: `<KAZMA_USER_HOME>/skills/<name>/`,
+ * Kazma's SkillLoader as docs/kazma.md describes it: `<KAZMA_USER_HOME>/skills/<name>/`,
  * the five required fields, the entry point's module file (`a.b:Class` → `a/b.py`, a `.py`
  * spelling naming the same file) or main.py, its checksum, then the HMAC of the hex checksum
  * with the host's KAZMA_SECRET; fail-closed, and no other file is looked at.

@@ -32,7 +32,7 @@ import { decideLevel, decideStatus } from './level-rule';
 import { certifiedServers } from './certified-servers';
 import { REQUIREMENT_NAMES, type CertificationVerdict, type CheckStatus, type RequirementName } from './report';
 
-/** In the order of security.md. */
+/** In the order of docs/security.md. */
 const CHECKS: readonly Check[] = [
   manifestCheck,
   pathsCheck,

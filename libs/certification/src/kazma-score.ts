@@ -1,5 +1,5 @@
 /**
- * Kazma's readiness score (`kazma hub check-certification`, contracts.md §1a): 100 down to a floor
+ * Kazma's readiness score (`kazma hub check-certification`, docs/kazma.md): 100 down to a floor
  * of 0. Each deduction is also an info finding, so the score can be re-added from the report.
  */
 import { newFinding, type Finding } from './finding';

@@ -162,7 +162,7 @@ describe('PackageProber', () => {
     });
   });
 
-  describe('the SwarmKit mistakes (contracts.md §3)', () => {
+  describe('the SwarmKit mistakes (docs/kazma.md)', () => {
     it.each(P.swarmkitMissing)('reports %s as not on npm', async (name) => {
       const result = await prober().probe(npm(name));
       const path = `/${name.replace('/', '%2f')}`;

@@ -157,7 +157,7 @@ export class PackageProber {
     }
   }
 
-  /** Not on this registry: the SwarmKit mistake is naming a package of the other one (contracts.md §3). */
+  /** Not on this registry: the SwarmKit mistake is naming a package of the other one (docs/kazma.md). */
   private async missingPackage(
     client: RegistryClient,
     name: string,

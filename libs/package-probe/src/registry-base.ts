@@ -1,7 +1,7 @@
 /**
  * One configured registry base URL, and the only place request URLs are built. Every URL is
  * checked to stay under a configured base, so neither a package name nor a redirect can send
- * a probe anywhere else (security.md, API hygiene).
+ * a probe anywhere else (docs/security.md).
  */
 import { PackageProbeConfigError } from './package-probe.errors';
 

@@ -163,7 +163,7 @@ const sortedSet = <T>(items: readonly T[], sortKey: (item: T) => string = canoni
 
 type Check = (value: unknown, path: string, problems: Problem[]) => void;
 
-// Lengths are capped before any pattern runs (security.md, API hygiene).
+// Lengths are capped before any pattern runs (docs/security.md).
 const MAX_TEXT = 256;
 const SKILL_REF_PATTERN = /^[a-z0-9][a-z0-9-]{0,38}\/[a-z0-9][a-z0-9-]{0,63}$/;
 const SEMVER_PATTERN =

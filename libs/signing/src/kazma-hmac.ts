@@ -1,7 +1,7 @@
 /**
  * Kazma's v1 skill signing (`kazma hub sign`), byte-compatible in both directions: `checksum`
  * is the hex SHA-256 of the entry-point file and `signature` the hex HMAC-SHA256 of that hex
- * STRING, keyed by the UTF-8 bytes of the secret (contracts.md §1a).
+ * STRING, keyed by the UTF-8 bytes of the secret (docs/kazma.md).
  */
 import { createHmac } from 'node:crypto';
 import { digestsEqual, sha256, SHA256_HEX_PATTERN } from './digest';

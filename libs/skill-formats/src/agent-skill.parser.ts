@@ -1,5 +1,5 @@
 /**
- * Agent Skills (agentskills.io): `SKILL.md`, YAML front matter then instructions (contracts.md §1c).
+ * Agent Skills (agentskills.io): `SKILL.md`, YAML front matter then instructions (docs/formats.md).
  * The format has no author and no version; both come from the publish request. It has no permission
  * field either: the hub reads `metadata.permissions` (metadata is a string→string map), one string of
  * permission names separated by spaces or commas, e.g. `permissions: "process_exec network_outbound"`.

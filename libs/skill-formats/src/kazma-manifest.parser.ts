@@ -1,5 +1,5 @@
 /**
- * Kazma code skills: `skill_manifest.yaml` (contracts.md §1a), from a bundle or as JSON from `kazma hub submit`.
+ * Kazma code skills: `skill_manifest.yaml` (docs/kazma.md), from a bundle or as JSON from `kazma hub submit`.
  * Permissions are `permissions: [...]` or `permissions: {required: [...], optional: [...]}`; the skill's
  * permissions are both lists together, in order, each name once.
  */

@@ -1,5 +1,5 @@
 /**
- * SwarmKit skills: YAML with `apiVersion: swarmkit/v1`, `kind: Skill` (contracts.md §1b), checked as
+ * SwarmKit skills: YAML with `apiVersion: swarmkit/v1`, `kind: Skill` (docs/formats.md), checked as
  * SwarmKit's Skill schema v1 checks them, plus the `command` and `agent` types the hub documents.
  * SwarmKit has no permission field: a scope `permission:<name>` in `iam.required_scopes` (e.g.
  * `permission:process_exec`) declares the permission `<name>`; every scope is kept in `scopes`.

@@ -13,7 +13,7 @@ import {
   swarmkitFiles,
 } from '../testing/certification-fixtures';
 
-/** What the prober answers for SwarmKit's documented mistakes (contracts.md §3). */
+/** What the prober answers for SwarmKit's documented mistakes (docs/kazma.md). */
 const BRAVE_NOT_FOUND = probe({
   registry: 'npm',
   name: '@anthropic/brave-search-mcp',

@@ -25,7 +25,7 @@ export const pathsCheck: Check = {
   },
 };
 
-/** Every rule a path inside the bundle breaks (security.md C2). */
+/** Every rule a path inside the bundle breaks (docs/security.md, C2). */
 export function pathViolations(path: string): string[] {
   if (path === '') return ['it is empty'];
   const violations: string[] = [];
