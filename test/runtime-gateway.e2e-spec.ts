@@ -12,7 +12,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { createPreApprovalPolicy, EMPTY_PRE_APPROVAL_POLICY, type PreApprovalPolicy } from '@skillhub/gate';
+import {
+  createPreApprovalPolicy,
+  EMPTY_PRE_APPROVAL_POLICY,
+  type PreApprovalPolicy,
+  readCallPolicy,
+} from '@skillhub/gate';
 import { syntheticMcpServerScript } from '@skillhub/package-probe/testing';
 import { DEFAULT_SANDBOX_LIMITS } from '@skillhub/sandbox';
 import { Gateway } from '../apps/agent-runtime/src/gateway/gateway';
@@ -20,6 +25,7 @@ import { serveGatewayHttp } from '../apps/agent-runtime/src/gateway/gateway-http
 import { MemoryToolPins } from '../apps/agent-runtime/src/gateway/tool-pins';
 import { mcpServerConfigSchema } from '../apps/agent-runtime/src/mcp/mcp-server.config';
 import { operatorUpstream } from '../apps/agent-runtime/src/mcp/operator-connector';
+import type { PlannedSkillTool } from '../apps/agent-runtime/src/mcp/server-plan';
 import type { UpstreamServer } from '../apps/agent-runtime/src/mcp/upstream-server';
 import { sparePort, waitFor } from './support/private-redis';
 
@@ -435,5 +441,93 @@ describe('gateway over real MCP servers', () => {
     expect(text(result)).not.toContain('certification');
     // An unpinned gateway pins on first sight and lets the same safe call through.
     expect(text(await call((await connect()).client, 'mcp__everything__get-sum', { a: 1, b: 2 }))).toContain('3');
+  });
+
+  describe("a SwarmKit skill's tool on an operator's server", () => {
+    const skillTool = (name: string, tool: string, more: Partial<PlannedSkillTool> = {}): PlannedSkillTool => ({
+      certifiedAs: `acme/${name}@1.0.0`,
+      name,
+      namespace: name,
+      title: `The ${name} skill`,
+      description: `What ${name} does.`,
+      server: 'files',
+      ownServer: false,
+      upstream: 'files',
+      tool,
+      governance: { tiers: [], effect: null, presets: {} },
+      call: readCallPolicy(undefined, 15_000),
+      outputs: null,
+      ...more,
+    });
+    const readonly = { tier: 'readonly' as const, setBy: 'operator' as const, where: 'the runtime config' };
+
+    async function connectSkills(tools: PlannedSkillTool[]) {
+      const gateway = new Gateway(
+        upstreams,
+        {
+          environment: { production: false, trustedInProdAllowed: false },
+          preApproval: EMPTY_PRE_APPROVAL_POLICY,
+          pins: new MemoryToolPins(),
+          warn: (message) => warnings.push(message),
+        },
+        { tools },
+      );
+      const client = new Client({ name: 'test', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+      const asked: string[] = [];
+      client.setRequestHandler(ElicitRequestSchema, (req) => {
+        asked.push(String(req.params.message));
+        return { action: 'accept', content: { approve: true } };
+      });
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await gateway.createServer().connect(serverSide);
+      await client.connect(clientSide);
+      return { client, asked };
+    }
+
+    it('is offered under the skill’s name beside the server’s own tools, its presets fixed', async () => {
+      const notes = join(folder, 'notes.txt');
+      const { client } = await connectSkills([
+        skillTool('read-notes', 'read_text_file', {
+          governance: { tiers: [], effect: null, presets: { path: notes } },
+        }),
+      ]);
+      const tools = (await client.listTools()).tools;
+      const offered = tools.find((tool) => tool.name === 'mcp__read-notes__read_text_file');
+
+      expect(tools.map((tool) => tool.name)).toContain('mcp__files__read_text_file');
+      expect(offered).toMatchObject({ title: 'The read-notes skill' });
+      expect(offered!.description).toMatch(/^What read-notes does\.\n\n/);
+      expect(Object.keys(offered!.inputSchema.properties ?? {})).not.toContain('path');
+      expect(text(await call(client, 'mcp__read-notes__read_text_file', {}))).toContain('hello from the folder');
+      expect(text(await call(client, 'mcp__read-notes__read_text_file', { path: '/etc/hostname' }))).toContain(
+        'preset by the skill',
+      );
+    });
+
+    it('keeps a readonly skill from writing, though the client would approve, while the server itself asks', async () => {
+      const target = join(folder, 'through-a-skill.txt');
+      const { client, asked } = await connectSkills([
+        skillTool('write-notes', 'write_file', { governance: { tiers: [readonly], effect: null, presets: {} } }),
+      ]);
+
+      const refused = await call(client, 'mcp__write-notes__write_file', { path: target, content: 'x' });
+      expect(refused.isError).toBe(true);
+      expect(text(refused)).toContain('tier: readonly (set by the runtime config)');
+      expect(asked).toEqual([]);
+      expect(() => readFileSync(target)).toThrow();
+
+      await call(client, 'mcp__files__write_file', { path: target, content: 'approved' });
+      expect(asked).toHaveLength(1);
+      expect(readFileSync(target, 'utf8')).toBe('approved');
+    });
+
+    it('does not offer a tool the server does not list, and says so', async () => {
+      const { client } = await connectSkills([skillTool('ghost', 'no_such_tool')]);
+
+      expect((await client.listTools()).tools.some((tool) => tool.name.startsWith('mcp__ghost__'))).toBe(false);
+      expect(warnings).toContain(
+        'acme/ghost@1.0.0: the tool no_such_tool is not offered: its server files does not list it',
+      );
+    });
   });
 });

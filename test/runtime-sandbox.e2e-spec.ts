@@ -328,7 +328,7 @@ describe('the runtime runs what was certified, in the sandbox', () => {
     });
 
     it('gives a skill the token its server needs from the configured secret, and nothing else of the runtime', async () => {
-      const env = JSON.parse(text(await call(runtime, 'mcp__weather__get-env'))) as Record<string, string>;
+      const env = JSON.parse(text(await call(runtime, `mcp__${names.weather}__get-env`))) as Record<string, string>;
 
       expect(env.API_TOKEN).toBe(weatherToken);
       expect(Object.keys(env).sort()).toEqual(['API_TOKEN', 'HOME', 'NODE_OPTIONS', 'PATH', 'PWD']);
@@ -417,7 +417,7 @@ describe('the runtime runs what was certified, in the sandbox', () => {
     await runtime.close();
 
     expect(runtime.tools.map((tool) => tool.name)).toContain('mcp__memory__read_graph');
-    expect(runtime.tools.some((tool) => tool.name.startsWith('mcp__weather__'))).toBe(false);
+    expect(runtime.tools.some((tool) => tool.name.startsWith(`mcp__${names.weather}__`))).toBe(false);
     expect(runtime.log()).toContain(
       `${ns}/${names.weather}@1.0.0: server weather is not started: it needs the secret WEATHER_TOKEN: grant it in the runtime config (grants: { "${ns}/${names.weather}": { secrets: [WEATHER_TOKEN] } })`,
     );

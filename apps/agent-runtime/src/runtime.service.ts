@@ -8,21 +8,23 @@ import { join, resolve } from 'node:path';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
-import { createPreApprovalPolicy, isTrustedInProdAllowed } from '@skillhub/gate';
+import { createPreApprovalPolicy, describeTiers, isTrustedInProdAllowed } from '@skillhub/gate';
 import { HubClient } from '@skillhub/hub-client';
 import { type InstallResult, SkillInstaller, TrustState } from '@skillhub/installer';
 import { PackageCache } from '@skillhub/package-cache';
 import { sandboxAvailable } from '@skillhub/sandbox';
 import { loadRuntimeConfig, parseSkillSpec, RuntimeConfigError, type RuntimeConfig } from './config/runtime-config';
 import { readSecrets } from './config/runtime-secrets';
-import { Gateway, type SkillPrompt } from './gateway/gateway';
+import { Gateway } from './gateway/gateway';
 import { isLoopback, serveGatewayHttp, type GatewayHttpServer } from './gateway/gateway-http';
 import { FileToolPins } from './gateway/tool-pins';
-import { type VerifiedSkill, skillExposure } from './install/skill-exposure';
+import { type SkillExposure, skillExposure } from './install/skill-exposure';
+import { type ComposedParts, composedPrompt, type OfferedSkill, type SkillPrompt } from './install/skill-prompts';
+import type { VerifiedSkill } from './install/verified-skill';
 import { operatorUpstream } from './mcp/operator-connector';
 import { RecentPackageChecks } from './mcp/recent-package-checks';
 import { type SandboxSetting, sandboxLimits, sandboxNotice } from './mcp/sandbox-setting';
-import { ServerPlanner } from './mcp/server-plan';
+import { type PlannedAddition, type PlannedSkillTool, ServerPlanner } from './mcp/server-plan';
 import { skillUpstream } from './mcp/skill-connector';
 import type { UpstreamOptions, UpstreamServer } from './mcp/upstream-server';
 
@@ -81,15 +83,49 @@ export class RuntimeService implements OnApplicationBootstrap, OnApplicationShut
     const planner = new ServerPlanner(runtime.mcp_servers);
     const secrets = readSecrets(runtime.secrets, process.env);
     const prompts: SkillPrompt[] = [];
+    const tools: PlannedSkillTool[] = [];
+    const offered: OfferedSkill[] = [];
+    const composed: Array<{ skill: VerifiedSkill; exposure: SkillExposure; parts: ComposedParts }> = [];
     for await (const skill of this.installSkills(runtime, stateDir)) {
-      const exposure = skillExposure(skill, { grants: runtime.grants, secrets });
-      for (const { server, reason } of exposure.refused) {
-        this.logger.warn(`${exposure.certifiedAs}: server ${server} is not started: ${reason}`);
+      const exposure = skillExposure(skill, {
+        grants: runtime.grants,
+        secrets,
+        callTimeoutMs: UPSTREAM_TIMING.callTimeoutMs,
+      });
+      const { certifiedAs } = exposure;
+      if (exposure.withheld) {
+        this.logger.warn(`${certifiedAs}: ${exposure.withheld}`);
+        continue;
       }
+      for (const { server, reason } of exposure.refused) {
+        this.logger.warn(`${certifiedAs}: server ${server} is not started: ${reason}`);
+      }
+      const addition = planner.add(exposure);
+      for (const note of addition.notes) this.logger.log(note);
+      for (const { tool, reason } of [...exposure.refusedTools, ...addition.refusedTools]) {
+        this.logger.warn(`${certifiedAs}: the tool ${tool} is not offered: ${reason}`);
+      }
+      for (const planned of addition.added) start(skillUpstream(planned, skillOptions, upstreamOptions));
+      for (const tool of addition.tools) {
+        const tiers = describeTiers(tool.governance.tiers);
+        this.logger.log(
+          `${certifiedAs}: offers mcp__${tool.namespace}__${tool.tool} on ${tool.upstream}, tier ${tiers}`,
+        );
+      }
+      tools.push(...addition.tools);
       prompts.push(...exposure.prompts);
-      const { added, notes } = planner.add(exposure);
-      for (const note of notes) this.logger.log(note);
-      for (const planned of added) start(skillUpstream(planned, skillOptions, upstreamOptions));
+      if (exposure.composes) composed.push({ skill, exposure, parts: exposure.composes });
+      else offered.push(offeredSkill(exposure, addition));
+    }
+    // A composed skill's parts are known once every skill is installed, whatever the config's order.
+    for (const { skill, exposure, parts } of composed) {
+      const reading = composedPrompt(skill, parts, offered);
+      if (!reading.ok) {
+        this.logger.warn(`${exposure.certifiedAs}: not offered: ${reading.reason}`);
+        continue;
+      }
+      prompts.push(reading.prompt);
+      offered.push({ ...offeredSkill(exposure, null), prompts: [reading.prompt.name] });
     }
 
     const pins = new FileToolPins(join(stateDir, 'trust', 'tool-pins.json'));
@@ -109,7 +145,7 @@ export class RuntimeService implements OnApplicationBootstrap, OnApplicationShut
         pins,
         warn: (message) => this.logger.warn(message),
       },
-      prompts,
+      { prompts, tools },
     );
     await Promise.all(starting);
     if (runtime.gateway.http) {
@@ -168,4 +204,16 @@ export class RuntimeService implements OnApplicationBootstrap, OnApplicationShut
     await this.http?.close();
     await Promise.all(this.upstreams.map((u) => u.close()));
   }
+}
+
+/** What a skill offers, by gateway name, for the composed skills that name it. */
+function offeredSkill(exposure: SkillExposure, addition: PlannedAddition | null): OfferedSkill {
+  const servers = exposure.offersServers ? (addition?.servers ?? []).map((server) => `mcp__${server.name}__*`) : [];
+  return {
+    ref: exposure.ref,
+    name: exposure.name,
+    description: exposure.description,
+    tools: [...(addition?.tools ?? []).map((tool) => `mcp__${tool.namespace}__${tool.tool}`), ...servers],
+    prompts: exposure.prompts.map((prompt) => prompt.name),
+  };
 }

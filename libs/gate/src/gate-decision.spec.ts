@@ -1,4 +1,5 @@
-import { type GateInput, POLICY_EVALUATION_FAILED, decideToolCall } from './gate-decision';
+import { type GateInput, POLICY_EVALUATION_FAILED, type ToolGovernance, decideToolCall } from './gate-decision';
+import type { TierSetting } from './permission-tier';
 import { createPreApprovalPolicy } from './pre-approval.policy';
 import type { ToolDefinition } from './tool-definition-hash';
 import { toolDefinitionHash } from './tool-definition-hash';
@@ -502,5 +503,95 @@ describe('decideToolCall: fails closed', () => {
     expect(decision.verdict).toBe('needs_approval');
     expect(decision.reasons.join(' ')).not.toMatch(/[\n\u202E]/);
     expect(decision.reasons.join(' ')).toContain('\\u{a}');
+  });
+});
+
+describe('decideToolCall: a skill’s governance (tiers, effects, presets)', () => {
+  const operator = (tier: TierSetting['tier']): TierSetting => ({
+    tier,
+    setBy: 'operator',
+    where: 'the runtime config’s grants for acme/notes',
+  });
+  const declared = (tier: TierSetting['tier']): TierSetting => ({
+    tier,
+    setBy: 'skill',
+    where: 'workspace.yaml of acme/notes@1.0.0',
+  });
+  const call = (toolName: string, governance: ToolGovernance, more: Partial<GateInput> = {}) =>
+    decideToolCall(input({ toolName: `mcp__notes__${toolName}`, server: { name: 'notes' }, governance, ...more }));
+  const approved = { approval: { granted: true } };
+  const preApproved = { preApproval: createPreApprovalPolicy({ allow: ['mcp__notes__*'] }) };
+
+  // tool, tiers, extra input → verdict
+  it.each([
+    ['read_text_file', [declared('readonly')], {}, 'allow'],
+    ['write_file', [declared('readonly')], {}, 'deny'],
+    ['write_file', [declared('readonly')], approved, 'deny'],
+    ['write_file', [operator('readonly')], preApproved, 'deny'],
+    ['frobnicate', [declared('readonly')], approved, 'deny'],
+    ['write_file', [declared('cautious')], {}, 'needs_approval'],
+    ['write_file', [declared('cautious')], approved, 'allow'],
+    ['read_text_file', [operator('strict')], {}, 'needs_approval'],
+    ['read_text_file', [operator('strict')], preApproved, 'needs_approval'],
+    ['read_text_file', [operator('strict')], approved, 'allow'],
+    ['write_file', [operator('strict'), declared('readonly')], approved, 'deny'],
+    ['read_text_file', [operator('strict'), declared('readonly')], {}, 'needs_approval'],
+    ['write_file', [operator('open')], {}, 'allow'],
+    ['write_file', [operator('open')], { environment: PROD }, 'needs_approval'],
+    ['write_file', [operator('open')], { environment: PROD_ALLOWED }, 'allow'],
+    ['write_file', [declared('open')], {}, 'needs_approval'],
+    ['write_file', [operator('open'), declared('readonly')], {}, 'deny'],
+  ] as const)('%s with %j and %j → %s', (tool, tiers, more, verdict) => {
+    expect(call(tool, { tiers }, more as Partial<GateInput>).verdict).toBe(verdict);
+  });
+
+  it('refuses a readonly skill’s write tool every time, saying who set the tier', () => {
+    const decision = call('write_file', { tiers: [declared('readonly')] }, approved);
+
+    expect(decision).toMatchObject({ verdict: 'deny', classification: 'danger', effect: 'write' });
+    expect(decision.reasons.at(-1)).toBe(
+      'tier: readonly (set by workspace.yaml of acme/notes@1.0.0): "write_file" may write, so it is refused whatever approval is given',
+    );
+  });
+
+  it('lets a declared effect tighten a safe name, never relax a danger one', () => {
+    expect(call('list_flags', { effect: 'write' })).toMatchObject({ verdict: 'needs_approval', effect: 'write' });
+    expect(call('list_flags', { effect: 'write', tiers: [declared('readonly')] }).verdict).toBe('deny');
+    const relaxed = call('write_file', { effect: 'read', tiers: [declared('readonly')] });
+    expect(relaxed).toMatchObject({ verdict: 'deny', effect: 'write' });
+    expect(relaxed.reasons.join('\n')).toContain('is declared read, which never relaxes what its name says (write)');
+    expect(call('frobnicate', { effect: 'read', tiers: [declared('readonly')] }).verdict).toBe('deny');
+  });
+
+  it('says an author’s open waives nothing', () => {
+    expect(call('write_file', { tiers: [declared('open')] }).reasons.join('\n')).toContain(
+      'tier: open, set by workspace.yaml of acme/notes@1.0.0, waives nothing: only the runtime config can open a skill',
+    );
+  });
+
+  it('reads a malformed tier as readonly (fail closed)', () => {
+    const tiers = [{ tier: 'wide-open', setBy: 'operator', where: 'x' }] as unknown as TierSetting[];
+    expect(call('write_file', { tiers }, approved).verdict).toBe('deny');
+    expect(call('read_text_file', { tiers }).verdict).toBe('allow');
+  });
+
+  it('merges preset arguments into the call, and refuses a call that changes one', () => {
+    const presets = { path: '/srv/bundle/notes.txt' };
+
+    expect(call('read_text_file', { presets }, { args: { head: 3 } })).toMatchObject({
+      verdict: 'allow',
+      args: { head: 3, path: '/srv/bundle/notes.txt' },
+    });
+    expect(call('read_text_file', { presets }, { args: { path: '/srv/bundle/notes.txt' } }).verdict).toBe('allow');
+    const changed = call('read_text_file', { presets }, { args: { path: '/etc/shadow' }, ...approved });
+    expect(changed.verdict).toBe('deny');
+    expect(changed.reasons.at(-1)).toBe(
+      'arguments: "path": preset by the skill, so a call cannot give another value (leave it out)',
+    );
+  });
+
+  it('keeps the approval flag out of the tool even when presets are merged', () => {
+    const decision = call('read_text_file', { presets: { path: '/a' } }, { args: { __approve: true } });
+    expect(decision.args).toEqual({ path: '/a' });
   });
 });

@@ -14,25 +14,34 @@
  *      Otherwise classification is forced to `unknown` and the call denied, with a reason that
  *      says which pin it failed. No approval, trust or pre-approval overrides this. A live
  *      definition that names another tool is refused too.
- *   4. Classification by name (tool-classifier.ts). Server annotations never relax it:
+ *   4. Preset arguments (preset-arguments.ts): a call that gives an argument the skill
+ *      presets another value → deny, naming it. The presets are merged into `args`.
+ *   5. Classification by name (tool-classifier.ts). Server annotations never relax it:
  *      `readOnlyHint` is ignored (and the reason says so); `destructiveHint: true` may
  *      only tighten `safe` to `danger`, since a server gains nothing by lying in that
- *      direction.
- *   5. Trust: `trusted` counts only outside production or with KAZMA_MCP_TRUSTED_IN_PROD=1
+ *      direction. The class gives the effect (safe → read, danger → write, unknown →
+ *      unknown), which a skill's declared effect may only tighten (permission-tier.ts).
+ *   6. Tiers (permission-tier.ts): `readonly` → deny anything but a read, whatever approval
+ *      is given; `strict` → allow only with the approval granted for this call, else
+ *      needs_approval (pre-approvals, trust and the flag do not count).
+ *   7. Trust: `trusted` counts only outside production or with KAZMA_MCP_TRUSTED_IN_PROD=1
  *      (server-trust.ts); otherwise it is treated as `approval_required`, with a reason.
- *   6. safe → allow. danger / unknown → allow if the server's trust is effective, or the
- *      caller passes `approval: { granted: true }` (an elicitation answer), or a
- *      pre-approval pattern matches, or the caller honours the one-shot flag and it is
- *      set; otherwise needs_approval.
+ *      An operator's `open` tier counts as trust, under the same condition.
+ *   8. read → allow. write / unknown → allow if the server's trust (or an `open` tier) is
+ *      effective, or the caller passes `approval: { granted: true }` (an elicitation
+ *      answer), or a pre-approval pattern matches, or the caller honours the one-shot flag
+ *      and it is set; otherwise needs_approval.
  * The one-shot approval flag (tool-arguments.ts) is always removed from `args`.
  */
+import { type TierSetting, type ToolEffect, resolveTiers, resolveToolEffect } from './permission-tier';
 import { type PreApprovalPolicy, findPreApproval } from './pre-approval.policy';
+import { applyPresets } from './preset-arguments';
 import { type GateEnvironment, type ServerTrust, resolveEffectiveTrust } from './server-trust';
 import { APPROVAL_FLAG_KEY, type ToolArguments, takeApprovalFlag } from './tool-arguments';
 import { type ToolClass, type ToolClassification, explainToolClass } from './tool-classifier';
 import type { ToolDefinition } from './tool-definition-hash';
 import { type ToolPin, checkToolIntegrity } from './tool-integrity';
-import { quote, UNPRINTABLE } from './quoted';
+import { escaped, quote, UNPRINTABLE } from './quoted';
 import {
   NAMESPACE_PREFIX,
   isValidToolName,
@@ -79,11 +88,24 @@ export interface GateInput {
   preApproval?: PreApprovalPolicy;
   /** Let `__approve: true` in the arguments count as approval. Default false: models write arguments. */
   honourApprovalFlag?: boolean;
+  /** What governs the tool as part of a skill; absent: nothing but the rules above. */
+  governance?: ToolGovernance;
+}
+
+/** A skill's say over one of its tools (SwarmKit: permission tiers, effects, `implementation.arguments`). */
+export interface ToolGovernance {
+  tiers?: readonly TierSetting[];
+  /** The tool's effect as the skill declares it; it may only tighten the one its name gives. */
+  effect?: ToolEffect | null;
+  /** Arguments the skill fixes: merged into every call, never the caller's to change. */
+  presets?: Readonly<Record<string, unknown>> | null;
 }
 
 export interface GateDecision {
   verdict: GateVerdict;
   classification: ToolClass;
+  /** What the call may do, as the gate judged it (unknown until classification ran). */
+  effect: ToolEffect;
   /** Human-readable, each naming the rule that produced it; safe to log (names are quoted and escaped). */
   reasons: string[];
   /** The arguments for the tool: a fresh copy without the approval flag. Empty on a failed evaluation. */
@@ -104,6 +126,7 @@ export function decideToolCall(input: GateInput): GateDecision {
     return {
       verdict: 'deny',
       classification: 'unknown',
+      effect: 'unknown',
       reasons: [`${POLICY_EVALUATION_FAILED}: ${errorText(error)}; the call is blocked (fail closed)`],
       args: {},
       approvalFlagPresent: false,
@@ -124,12 +147,16 @@ function evaluate(input: GateInput): GateDecision {
 
   // The copy made here is what the tool will receive; the flag is gone from it whatever happens next.
   const taken = takeApprovalFlag(input.args);
+  const governance: ToolGovernance = input.governance ?? {};
+  const preset = applyPresets(taken.args, governance.presets);
   const reasons: string[] = [];
+  let effect: ToolEffect = 'unknown';
   const decide = (verdict: GateVerdict, classification: ToolClass, reason: string): GateDecision => ({
     verdict,
     classification,
+    effect,
     reasons: [...reasons, reason],
-    args: taken.args,
+    args: preset.args,
     approvalFlagPresent: taken.flagPresent,
   });
 
@@ -171,9 +198,29 @@ function evaluate(input: GateInput): GateDecision {
     reasons.push(integrity.reason);
   }
 
+  if (preset.changed.length > 0) {
+    return decide(
+      'deny',
+      'unknown',
+      `arguments: ${preset.changed.map(quote).join(', ')}: preset by the skill, so a call cannot give another value (leave it out)`,
+    );
+  }
+
   const explained = explainToolClass(toolName);
   reasons.push(`classification: ${describeClassification(explained)}`);
   const classification = applyAnnotations(explained.toolClass, input.annotations, reasons);
+  effect = resolveToolEffect(rawTool, classification, governance.effect, reasons);
+
+  const tiers = resolveTiers(governance.tiers, input.environment);
+  reasons.push(...tiers.reasons);
+  if (tiers.readonly && effect !== 'read') {
+    const what = effect === 'write' ? 'may write' : 'is not provably read-only';
+    return decide(
+      'deny',
+      classification,
+      `tier: readonly (set by ${escaped(tiers.readonly.where)}): ${quote(rawTool)} ${what}, so it is refused whatever approval is given`,
+    );
+  }
 
   const trust = resolveEffectiveTrust(declaredTrust, input.environment);
   reasons.push(...trust.reasons);
@@ -184,14 +231,38 @@ function evaluate(input: GateInput): GateDecision {
     );
   }
 
-  if (classification === 'safe') return decide('allow', classification, 'verdict: safe tool, allowed without approval');
+  if (tiers.strict) {
+    const strict = `tier: strict (set by ${escaped(tiers.strict.where)})`;
+    if (isGranted(input.approval)) {
+      return decide('allow', classification, `verdict: allowed by the approval granted for this call (${strict})`);
+    }
+    return decide(
+      'needs_approval',
+      classification,
+      `verdict: ${strict}: every call needs its own approval; pre-approvals and trust do not count`,
+    );
+  }
 
-  const what = classification === 'unknown' ? 'unknown tool (treated as danger)' : 'danger tool';
+  if (effect === 'read') return decide('allow', classification, 'verdict: safe tool, allowed without approval');
+
+  const what =
+    classification === 'safe'
+      ? `tool declared ${effect}`
+      : classification === 'unknown'
+        ? 'unknown tool (treated as danger)'
+        : 'danger tool';
   if (trust.trust === 'trusted') {
     return decide(
       'allow',
       classification,
       `verdict: ${what} allowed because server ${quote(serverName as string)} is trusted`,
+    );
+  }
+  if (tiers.open) {
+    return decide(
+      'allow',
+      classification,
+      `verdict: ${what} allowed without approval: the tier is open (set by ${escaped(tiers.open.where)})`,
     );
   }
   if (isGranted(input.approval)) {

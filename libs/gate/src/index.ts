@@ -65,7 +65,20 @@ export {
   type GateServer,
   type GateVerdict,
   type ToolAnnotations,
+  type ToolGovernance,
 } from './gate-decision';
+export {
+  PERMISSION_TIERS,
+  TOOL_EFFECTS,
+  describeTiers,
+  type PermissionTier,
+  type TierSetting,
+  type ToolEffect,
+} from './permission-tier';
+export { withoutPresetProperties } from './preset-arguments';
+export { missingScopes } from './iam-scopes';
+export { readCallPolicy, retryDelayMs, type CallPolicy } from './call-policy';
+export { compileOutputsSchema, resultProblems, type OutputsValidator } from './outputs-schema';
 export {
   GATE_INVALID_PRE_APPROVAL_POLICY,
   GATE_INVALID_TOOL_NAME,

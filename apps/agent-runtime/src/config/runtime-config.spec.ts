@@ -32,7 +32,27 @@ describe('the runtime configuration', () => {
       grants: { 'acme/weather': { network: true, secrets: ['WEATHER_TOKEN'] } },
     });
 
-    expect(config.grants).toEqual({ 'acme/weather': { network: true, secrets: ['WEATHER_TOKEN'] } });
+    expect(config.grants).toEqual({ 'acme/weather': { network: true, secrets: ['WEATHER_TOKEN'], scopes: [] } });
+  });
+
+  it('grants a skill its SwarmKit scopes and sets its permission tier', () => {
+    const config = runtimeConfigSchema.parse({
+      skills: ['acme/search@1'],
+      grants: { 'acme/search': { scopes: ['repo:read', 'knowledge:*'], permission: 'readonly' } },
+    });
+
+    expect(config.grants['acme/search']).toEqual({
+      network: false,
+      secrets: [],
+      scopes: ['repo:read', 'knowledge:*'],
+      permission: 'readonly',
+    });
+    expect(
+      issues({ skills: ['acme/search@1'], grants: { 'acme/search': { scopes: ['repo'], permission: 'everything' } } }),
+    ).toEqual([
+      'grants.acme/search.scopes.0: namespace:action, e.g. repo:read or repo:*',
+      'grants.acme/search.permission: Invalid option: expected one of "open"|"cautious"|"strict"|"readonly"',
+    ]);
   });
 
   it('refuses a grant for a skill it does not install, a secret it does not define, and a server named twice', () => {

@@ -7,11 +7,14 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute, posix } from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
+import { PERMISSION_TIERS } from '@skillhub/gate';
 import { mcpServerConfigSchema } from '../mcp/mcp-server.config';
 
 const SKILL_SPEC = /^([a-z0-9][a-z0-9-]{0,38})\/([a-z0-9][a-z0-9-]{0,63})@(.{1,64})$/;
 const SKILL_REF = /^[a-z0-9][a-z0-9-]{0,38}\/[a-z0-9][a-z0-9-]{0,63}$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
+/** SwarmKit's scope pattern. */
+const IAM_SCOPE = /^[a-z][a-z0-9_-]{0,63}:[a-z*][a-z0-9_*-]{0,63}$/;
 /** How `${NAME}` placeholders in a server's env name a secret. */
 export const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 
@@ -25,12 +28,16 @@ const secretSourceSchema = z.union([
   z.strictObject({ file: absolutePath }),
 ]);
 
-/** What one skill's servers get beyond the sandbox's defaults. */
+/** What one skill gets beyond the sandbox's defaults, and how its tools are gated. */
 const grantSchema = z.strictObject({
   /** The host's network, as if the skill declared `network_outbound`. */
   network: z.boolean().default(false),
   /** Secrets (names under `secrets:`) its servers' `${NAME}` placeholders may be filled from. */
   secrets: z.array(z.string().regex(SECRET_NAME, 'a secret name')).max(100).default([]),
+  /** SwarmKit `iam.required_scopes` the skill may hold: without all of them it offers nothing. */
+  scopes: z.array(z.string().regex(IAM_SCOPE, 'namespace:action, e.g. repo:read or repo:*')).max(100).default([]),
+  /** The skill's permission tier (libs/gate permission-tier.ts); combined with any the skill declares. */
+  permission: z.enum(PERMISSION_TIERS).optional(),
 });
 
 export const runtimeConfigSchema = z

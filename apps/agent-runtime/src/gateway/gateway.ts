@@ -1,13 +1,17 @@
 /**
- * The governed gateway: one MCP server offering the tools of every upstream server,
- * named `mcp__<server>__<tool>`, each call decided by libs/gate. Only tools whose live
- * definition matches its pin are offered and callable: for a skill's server, the pin
- * recorded at certification by every skill that names it; for an operator's server, the
- * pin taken the first time it was seen (trust on first use). A call that needs approval
- * is put to the connected client by elicitation when it supports it, else allowed only by
- * the operator's pre-approval policy, else refused. The prefix is stripped when the call
- * is routed back, and the one-shot approval flag never reaches the tool. No name is
- * offered twice.
+ * The governed gateway: one MCP server offering, each call decided by libs/gate,
+ *   - the tools of operator servers and of skill servers a Kazma skill names, as `mcp__<server>__<tool>`;
+ *   - the one tool of each SwarmKit `mcp_tool` skill, as `mcp__<skill>__<tool>`: its preset
+ *     arguments out of the schema shown and fixed in every call, its tier and effects gating it,
+ *     its constraints (timeout, retry, on_failure) and a decision skill's `outputs` schema
+ *     applied to every call (governed-call.ts);
+ *   - prompts: Agent Skills, SwarmKit `llm_prompt` and `composed` skills.
+ * Only tools whose live definition matches its pin are offered and callable: for a skill's server,
+ * the pin recorded at certification by every skill that names it; for an operator's server, the
+ * pin taken the first time it was seen (trust on first use). A call that needs approval is put to
+ * the connected client by elicitation when it supports it, else allowed only by the operator's
+ * pre-approval policy, else refused. The prefix is stripped when the call is routed back, and the
+ * one-shot approval flag never reaches the tool. No name is offered twice.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
@@ -30,20 +34,37 @@ import {
   decideToolCall,
   type GateDecision,
   type GateEnvironment,
+  type GateInput,
   namespacedToolName,
   parseNamespacedToolName,
   type PreApprovalPolicy,
   type ToolDefinition,
+  type ToolGovernance,
   type ToolPin,
+  withoutPresetProperties,
 } from '@skillhub/gate';
+import type { SkillPrompt } from '../install/skill-prompts';
+import type { PlannedSkillTool } from '../mcp/server-plan';
 import type { UpstreamServer } from '../mcp/upstream-server';
+import { type EscalationAnswer, governedCall } from './governed-call';
 import type { ToolPins } from './tool-pins';
 
-/** An Agent Skill (`SKILL.md`) offered to clients as an MCP prompt: instructions, never code. */
-export interface SkillPrompt {
-  name: string;
-  description: string;
-  text: string;
+/** What skills offer beside whole servers. */
+export interface GatewayOffers {
+  prompts?: readonly SkillPrompt[];
+  /** SwarmKit `mcp_tool` skills' tools, placed on their servers. */
+  tools?: readonly PlannedSkillTool[];
+}
+
+/** Where a called name goes, and what governs it there. */
+interface Route {
+  upstream: UpstreamServer;
+  /** The server's own name for the tool. */
+  tool: string;
+  /** The `<server>` part of the name: the upstream's name, or a skill's namespace. */
+  namespace: string;
+  governance?: ToolGovernance;
+  skill?: PlannedSkillTool;
 }
 
 export interface GatewayPolicy {
@@ -61,17 +82,25 @@ const refusal = (decision: GateDecision, why: string): CallToolResult => ({
 });
 
 export class Gateway {
-  /** `<server>/<tool>/<hash>` of the withheld tools already warned about. */
+  /** The tools already warned about (withheld, or not listed by their server). */
   private readonly warned = new Set<string>();
+  private readonly prompts: readonly SkillPrompt[];
+  private readonly skillTools: ReadonlyArray<{ tool: PlannedSkillTool; upstream: UpstreamServer }>;
 
   constructor(
     private readonly upstreams: readonly UpstreamServer[],
     private readonly policy: GatewayPolicy,
-    private readonly prompts: readonly SkillPrompt[] = [],
+    offers: GatewayOffers = {},
   ) {
     const names = upstreams.map((upstream) => upstream.name);
     const twice = names.find((name, index) => names.indexOf(name) !== index);
     if (twice !== undefined) throw new Error(`two upstream servers are named ${twice}`);
+    this.prompts = offers.prompts ?? [];
+    this.skillTools = (offers.tools ?? []).map((tool) => {
+      const upstream = upstreams.find((candidate) => candidate.name === tool.upstream);
+      if (!upstream) throw new Error(`the tool ${tool.tool} of ${tool.certifiedAs} names no upstream ${tool.upstream}`);
+      return { tool, upstream };
+    });
   }
 
   /** A gateway server for one client connection. */
@@ -84,14 +113,26 @@ export class Gateway {
     server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await this.resources() }));
     server.setRequestHandler(ReadResourceRequestSchema, (request) => this.readResource(request.params.uri));
     server.setRequestHandler(ListPromptsRequestSchema, () => ({
-      prompts: this.prompts.map(({ name, description }) => ({ name, description })),
+      prompts: this.prompts.map(({ name, description, arguments: args }) => ({ name, description, arguments: args })),
     }));
     server.setRequestHandler(GetPromptRequestSchema, (request) => {
       const prompt = this.prompts.find((p) => p.name === request.params.name);
       if (!prompt) throw new McpError(ErrorCode.InvalidParams, `no prompt ${request.params.name}`);
+      const given = request.params.arguments ?? {};
+      const missing = prompt.arguments.filter((arg) => arg.required && !Object.hasOwn(given, arg.name));
+      if (missing.length > 0) {
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `the prompt ${prompt.name} needs ${missing.map((arg) => arg.name).join(', ')}`,
+        );
+      }
+      const known = Object.fromEntries(
+        prompt.arguments.flatMap((arg) => (Object.hasOwn(given, arg.name) ? [[arg.name, given[arg.name]]] : [])),
+      );
+      const inputs = Object.keys(known).length > 0 ? `\n\nInputs:\n${JSON.stringify(known, null, 2)}` : '';
       return {
         description: prompt.description,
-        messages: [{ role: 'user', content: { type: 'text', text: prompt.text } }],
+        messages: [{ role: 'user', content: { type: 'text', text: `${prompt.text}${inputs}` } }],
       };
     });
     server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
@@ -100,59 +141,119 @@ export class Gateway {
         request.params.name,
         (request.params.arguments ?? {}) as Record<string, unknown>,
         extra.requestId,
+        extra.signal,
       ),
     );
     return server;
   }
 
-  /** Every connected server's tools that pass their pin, namespaced; a name is never offered twice. */
+  /** Every tool offered whose live definition passes its pin, namespaced; a name is never offered twice. */
   async tools(): Promise<Tool[]> {
     const lists = await Promise.all(
       this.upstreams.map(async (upstream) => {
         const state = await upstream.ensureConnected();
         if (state.status !== 'connected') return [];
-        return state.tools.flatMap((tool) => {
-          const integrity = checkToolIntegrity(tool.name, definitionOf(tool), this.pinOf(upstream, tool));
-          if (integrity.ok) return [{ ...tool, name: namespacedToolName(upstream.name, tool.name) }];
-          this.warnOnce(upstream, tool, integrity.reason);
-          return [];
-        });
+        const whole = offersAll(upstream)
+          ? state.tools.flatMap((tool) =>
+              this.passesPin(upstream, tool) ? [{ ...tool, name: namespacedToolName(upstream.name, tool.name) }] : [],
+            )
+          : [];
+        const ofSkills = this.skillTools
+          .filter((entry) => entry.upstream === upstream)
+          .flatMap(({ tool: skill }) => {
+            const live = state.tools.find((tool) => tool.name === skill.tool);
+            if (!live) {
+              this.warnOnce(
+                `${skill.namespace}/${skill.tool}`,
+                `${skill.certifiedAs}: the tool ${skill.tool} is not offered: its server ${upstream.name} does not list it`,
+              );
+              return [];
+            }
+            return this.passesPin(upstream, live) ? [skillToolView(skill, live)] : [];
+          });
+        return [...whole, ...ofSkills];
       }),
     );
     const seen = new Set<string>();
     return lists.flat().filter((tool) => !seen.has(tool.name) && seen.add(tool.name));
   }
 
-  /** `requestId`: the client's call, so an approval question travels on that call's stream (Streamable HTTP). */
+  /**
+   * `requestId`: the client's call, so an approval question travels on that call's stream
+   * (Streamable HTTP); `signal`: aborted when the client cancels it.
+   */
   async call(
     server: Server,
     name: string,
     args: Record<string, unknown>,
     requestId?: RequestId,
+    signal?: AbortSignal,
   ): Promise<CallToolResult> {
-    const parsed = parseNamespacedToolName(name);
-    const upstream = parsed && this.upstreams.find((u) => u.name === parsed.server);
-    const state = upstream ? await upstream.ensureConnected() : null;
-    const live = state?.status === 'connected' ? state.tools.find((t) => t.name === parsed!.tool) : undefined;
-    const input = {
+    const route = this.route(name);
+    const state = route ? await route.upstream.ensureConnected() : null;
+    const live = state?.status === 'connected' ? state.tools.find((t) => t.name === route!.tool) : undefined;
+    const input: GateInput = {
       toolName: name,
       args,
-      server: { name: parsed?.server ?? '', trust: upstream?.trust ?? 'approval_required' },
+      server: {
+        name: route?.namespace ?? parseNamespacedToolName(name)?.server ?? '',
+        trust: route?.upstream.trust ?? 'approval_required',
+      },
       environment: this.policy.environment,
       liveDefinition: live && definitionOf(live),
-      pin: upstream && live ? this.pinOf(upstream, live) : undefined,
+      pin: route && live ? this.pinOf(route.upstream, live) : undefined,
       annotations: live?.annotations,
       preApproval: this.policy.preApproval,
+      governance: route?.governance,
     };
     let decision = decideToolCall(input);
-    if (!upstream || !live) return refusal(decision, `no tool ${JSON.stringify(name)} on a connected server`);
-    if (decision.verdict === 'needs_approval' && (await this.askClient(server, name, decision, requestId))) {
-      decision = decideToolCall({ ...input, approval: { granted: true } });
+    if (!route || !live) return refusal(decision, `no tool ${JSON.stringify(name)} on a connected server`);
+    if (decision.verdict === 'needs_approval') {
+      const question = `Allow the ${decision.classification} tool ${name}?\n${decision.reasons.join('\n')}`;
+      if ((await this.ask(server, question, 'Approve this one call', requestId)) === 'retry') {
+        decision = decideToolCall({ ...input, approval: { granted: true } });
+      }
     }
     if (decision.verdict !== 'allow') {
       return refusal(decision, decision.verdict === 'deny' ? 'denied' : 'approval needed and not given');
     }
-    return upstream.callTool(parsed!.tool, decision.args);
+    const { upstream, tool, skill } = route;
+    if (!skill) return upstream.callTool(tool, decision.args, { signal });
+    return governedCall(name, skill.call, skill.outputs, {
+      attempt: (timeoutMs) => upstream.callTool(tool, decision.args, { timeoutMs, signal }),
+      escalate: (failure) =>
+        this.ask(server, `${name} failed: ${failure}\nTry it again?`, 'Try this call again', requestId),
+      note: (message) => this.policy.warn?.(message),
+      signal,
+    });
+  }
+
+  /** A skill's tool by its namespace, else a whole server's tool by the server's name. */
+  private route(name: string): Route | null {
+    const parsed = parseNamespacedToolName(name);
+    if (!parsed) return null;
+    const entry = this.skillTools.find(({ tool }) => tool.namespace === parsed.server && tool.tool === parsed.tool);
+    if (entry) {
+      const { tool: skill, upstream } = entry;
+      return { upstream, tool: skill.tool, namespace: skill.namespace, governance: skill.governance, skill };
+    }
+    const upstream = this.upstreams.find((u) => u.name === parsed.server && offersAll(u));
+    if (!upstream) return null;
+    const { origin } = upstream.spec;
+    const governance = origin.kind === 'skill' ? { tiers: origin.governance.tiers } : undefined;
+    return { upstream, tool: parsed.tool, namespace: upstream.name, governance };
+  }
+
+  /** Whether the live definition matches its pin; a tool that does not is withheld, with a warning once. */
+  private passesPin(upstream: UpstreamServer, tool: Tool): boolean {
+    const integrity = checkToolIntegrity(tool.name, definitionOf(tool), this.pinOf(upstream, tool));
+    if (!integrity.ok) {
+      this.warnOnce(
+        `${upstream.name}/${tool.name}/${integrity.reason}`,
+        `${upstream.name}: the tool ${tool.name} is not offered: ${integrity.reason}`,
+      );
+    }
+    return integrity.ok;
   }
 
   /** What the tool's live definition must match: its certificates' pins, or the one taken when first seen. */
@@ -172,17 +273,16 @@ export class Gateway {
     return { source: 'first-use', hash: this.policy.pins.get(name) };
   }
 
-  private warnOnce(upstream: UpstreamServer, tool: Tool, reason: string): void {
-    const key = `${upstream.name}/${tool.name}/${reason}`;
+  private warnOnce(key: string, message: string): void {
     if (this.warned.has(key)) return;
     this.warned.add(key);
-    this.policy.warn?.(`${upstream.name}: the tool ${tool.name} is not offered: ${reason}`);
+    this.policy.warn?.(message);
   }
 
-  /** Every connected server's resources, under `skillhub-resource://<server>/<original uri>`. */
+  /** The resources of every connected server whose tools are offered, under `skillhub-resource://<server>/<original uri>`. */
   async resources(): Promise<Resource[]> {
     const lists = await Promise.all(
-      this.upstreams.map(async (upstream) => {
+      this.upstreams.filter(offersAll).map(async (upstream) => {
         if ((await upstream.ensureConnected()).status !== 'connected') return [];
         return (await upstream.listResources()).map((r) => ({ ...r, uri: gatewayUri(upstream.name, r.uri) }));
       }),
@@ -196,7 +296,7 @@ export class Gateway {
    */
   async readResource(uri: string): Promise<ReadResourceResult> {
     const match = /^skillhub-resource:\/\/([^/]+)\/(.+)$/.exec(uri);
-    const upstream = match && this.upstreams.find((u) => u.name === decodeURIComponent(match[1]!));
+    const upstream = match && this.upstreams.find((u) => u.name === decodeURIComponent(match[1]!) && offersAll(u));
     if (!match || !upstream || (await upstream.ensureConnected()).status !== 'connected') {
       throw new McpError(ErrorCode.InvalidParams, `no resource ${uri}`);
     }
@@ -216,32 +316,45 @@ export class Gateway {
     };
   }
 
-  /** Asks the client by elicitation; false when it cannot ask, declines or fails (fail closed). */
-  private async askClient(
+  /** Asks the client's human a yes-or-no question by elicitation; anything but a yes is not one (fail closed). */
+  private async ask(
     server: Server,
-    name: string,
-    decision: GateDecision,
+    message: string,
+    title: string,
     requestId: RequestId | undefined,
-  ): Promise<boolean> {
-    if (!server.getClientCapabilities()?.elicitation) return false;
+  ): Promise<EscalationAnswer> {
+    if (!server.getClientCapabilities()?.elicitation) return 'cannot-ask';
     try {
       const answer = await server.elicitInput(
         {
-          message: `Allow the ${decision.classification} tool ${name}?\n${decision.reasons.join('\n')}`,
+          message,
           requestedSchema: {
             type: 'object',
-            properties: { approve: { type: 'boolean', title: 'Approve this one call' } },
+            properties: { approve: { type: 'boolean', title } },
             required: ['approve'],
           },
         },
         { relatedRequestId: requestId },
       );
-      return answer.action === 'accept' && answer.content?.approve === true;
+      return answer.action === 'accept' && answer.content?.approve === true ? 'retry' : 'declined';
     } catch {
-      return false;
+      return 'cannot-ask';
     }
   }
 }
+
+/** Operator servers offer every tool; a skill's server only when a skill naming it offers whole servers. */
+const offersAll = (upstream: UpstreamServer): boolean =>
+  upstream.spec.origin.kind === 'operator' || upstream.spec.origin.governance.offered;
+
+/** A skill's tool as a client sees it: under the skill's name, described by it, its presets not the client's to give. */
+const skillToolView = (skill: PlannedSkillTool, live: Tool): Tool => ({
+  ...live,
+  name: namespacedToolName(skill.namespace, skill.tool),
+  title: skill.title,
+  description: live.description ? `${skill.description}\n\n${live.description}` : skill.description,
+  inputSchema: withoutPresetProperties(live.inputSchema, skill.governance.presets ?? {}) as Tool['inputSchema'],
+});
 
 const gatewayUri = (server: string, uri: string): string =>
   `skillhub-resource://${encodeURIComponent(server)}/${encodeURIComponent(uri)}`;

@@ -1,7 +1,8 @@
 import type { CertificateStatement, CertifiedServer } from '@skillhub/signing';
 import type { McpServerRef, NormalizedSkill } from '@skillhub/skill-formats';
 import type { SecretValue } from '../config/runtime-secrets';
-import { type ExposureContext, skillServers, type VerifiedSkill } from './skill-exposure';
+import { type ExposureContext, skillServers } from './skill-exposure';
+import type { VerifiedSkill } from './verified-skill';
 
 const INTEGRITY = `sha512-${Buffer.alloc(64, 1).toString('base64')}`;
 const TOOLS = { forecast: 'a'.repeat(64) };
@@ -40,7 +41,7 @@ const skill = (
 const context = (
   grants: ExposureContext['grants'] = {},
   secrets: Record<string, SecretValue> = {},
-): ExposureContext => ({ grants, secrets: new Map(Object.entries(secrets)) });
+): ExposureContext => ({ grants, secrets: new Map(Object.entries(secrets)), callTimeoutMs: 60_000 });
 
 describe('skillServers', () => {
   it('starts what the certificate says, vouched for by its pins, and nothing the manifest alone declares', () => {
@@ -71,8 +72,8 @@ describe('skillServers', () => {
     expect(network({})).toBe(false);
     expect(network({ permissions: ['network_outbound'] })).toBe(true);
     expect(network({ codeCapabilities: ['network'] })).toBe(true);
-    expect(network({}, { 'acme/weather': { network: true, secrets: [] } })).toBe(true);
-    expect(network({}, { 'acme/other': { network: true, secrets: [] } })).toBe(false);
+    expect(network({}, { 'acme/weather': { network: true, secrets: [], scopes: [] } })).toBe(true);
+    expect(network({}, { 'acme/other': { network: true, secrets: [], scopes: [] } })).toBe(false);
   });
 
   it('fills ${NAME} only from a secret granted to this skill', () => {
@@ -81,14 +82,14 @@ describe('skillServers', () => {
 
     const granted = skillServers(
       skill([server]),
-      context({ 'acme/weather': { network: false, secrets: ['WEATHER_TOKEN'] } }, secrets),
+      context({ 'acme/weather': { network: false, secrets: ['WEATHER_TOKEN'], scopes: [] } }, secrets),
     );
     const notGranted = skillServers(skill([server]), context({}, secrets));
     const undefinedSecret = skillServers(skill([server]), context());
     const unreadable = skillServers(
       skill([server]),
       context(
-        { 'acme/weather': { network: false, secrets: ['WEATHER_TOKEN'] } },
+        { 'acme/weather': { network: false, secrets: ['WEATHER_TOKEN'], scopes: [] } },
         { WEATHER_TOKEN: { ok: false, problem: 'the environment variable HOST_TOKEN is not set' } },
       ),
     );

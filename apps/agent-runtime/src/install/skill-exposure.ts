@@ -1,32 +1,25 @@
 /**
- * What one installed skill contributes to the gateway, decided in this one place: the MCP servers
- * its verified certificate lets run (never the manifest's declarations: a server the certificate
- * does not list is not started), each with what its sandbox is granted, and, for an Agent Skill,
- * its SKILL.md body as a prompt (instructions, never code). Kazma code skills are installed for a
- * Kazma host to load; this runtime never runs their Python.
+ * What one installed skill contributes to the gateway, decided in this one place:
+ *   - nothing at all while its SwarmKit `iam.required_scopes` are not all granted (`grants.<skill>.scopes`);
+ *   - the MCP servers its verified certificate lets run (never the manifest's declarations: a
+ *     server the certificate does not list is not started), each with what its sandbox is granted;
+ *   - a Kazma skill offers every tool of its servers (`mcp__<server>__<tool>`); a SwarmKit
+ *     `mcp_tool` skill exactly the one tool it names (`mcp__<skill>__<tool>`, skill-tools.ts);
+ *   - prompts: an Agent Skill's SKILL.md body, a SwarmKit `llm_prompt`, and a `composed` skill's
+ *     parts, resolved once every skill is installed (skill-prompts.ts).
+ * The operator's tier for the skill (`grants.<skill>.permission`) gates every tool it offers.
+ * Kazma code skills are installed for a Kazma host to load; this runtime never runs their Python.
  */
-import { readFileSync } from 'node:fs';
-import { join, posix } from 'node:path';
-import { canonicalJson, serverNameProblem } from '@skillhub/gate';
-import type { CertificateStatement } from '@skillhub/signing';
-import type { NormalizedSkill } from '@skillhub/skill-formats';
+import { posix } from 'node:path';
+import { canonicalJson, missingScopes, serverNameProblem, type TierSetting } from '@skillhub/gate';
 import type { SkillGrant } from '../config/runtime-config';
 import type { SecretValue } from '../config/runtime-secrets';
-import type { SkillPrompt } from '../gateway/gateway';
 import { fillPlaceholders } from '../mcp/server-environment';
 import type { ServerCertification } from '../mcp/upstream-server';
 import { type CertifiedLaunch, certifiedLaunch, isInsideFolder } from './certified-launch';
-
-/** An installed skill with the certificate the installer verified. */
-export interface VerifiedSkill {
-  /** `author/name`. */
-  ref: string;
-  version: string;
-  /** The installed folder. */
-  path: string;
-  skill: NormalizedSkill;
-  statement: CertificateStatement;
-}
+import { type ComposedParts, composedParts, type SkillPrompt, skillPrompts } from './skill-prompts';
+import { type SkillToolSpec, skillTools } from './skill-tools';
+import type { VerifiedSkill } from './verified-skill';
 
 /** A server of a skill, as its certificate lets it start. */
 export interface SkillServer {
@@ -50,10 +43,26 @@ export interface SkillServer {
 export interface SkillExposure {
   /** `author/name@version`. */
   certifiedAs: string;
+  /** `author/name`. */
+  ref: string;
+  /** The skill's name (a composed skill's parts are named by it). */
+  name: string;
+  description: string;
   servers: SkillServer[];
+  /** Every tool of `servers` is offered (Kazma); else only `tools` (SwarmKit). */
+  offersServers: boolean;
+  tools: SkillToolSpec[];
   prompts: SkillPrompt[];
+  /** A composed skill's parts, to resolve once every skill is installed; else null. */
+  composes: ComposedParts | null;
+  /** The operator's tier for everything the skill offers; null: none set. */
+  operatorTier: TierSetting | null;
   /** Servers of the skill that will not start, with why. */
   refused: Array<{ server: string; reason: string }>;
+  /** Tools of the skill that are not offered, with why. */
+  refusedTools: Array<{ tool: string; reason: string }>;
+  /** Why the skill offers nothing at all; null when it offers what the rest says. */
+  withheld: string | null;
 }
 
 export interface ExposureContext {
@@ -61,21 +70,63 @@ export interface ExposureContext {
   grants: Readonly<Record<string, SkillGrant>>;
   /** Every secret the config defines, read (see readSecrets). */
   secrets: ReadonlyMap<string, SecretValue>;
+  /** The runtime's call timeout, for skills whose constraints set none. */
+  callTimeoutMs: number;
 }
 
+const NO_GRANT: SkillGrant = { network: false, secrets: [], scopes: [] };
+
 export function skillExposure(skill: VerifiedSkill, context: ExposureContext): SkillExposure {
+  const grant = context.grants[skill.ref] ?? NO_GRANT;
+  const operatorTier: TierSetting | null = grant.permission
+    ? { tier: grant.permission, setBy: 'operator', where: `the runtime config's grants for ${skill.ref}` }
+    : null;
+  const exposure: SkillExposure = {
+    certifiedAs: `${skill.ref}@${skill.version}`,
+    ref: skill.ref,
+    name: skill.skill.name,
+    description: skill.skill.description,
+    servers: [],
+    offersServers: skill.skill.format !== 'swarmkit',
+    tools: [],
+    prompts: [],
+    composes: null,
+    operatorTier,
+    refused: [],
+    refusedTools: [],
+    withheld: null,
+  };
+  const missing = missingScopes(skill.skill.scopes, grant.scopes);
+  if (missing.length > 0) {
+    const list = missing.join(', ');
+    exposure.withheld = `its iam.required_scopes ${list} ${missing.length === 1 ? 'is' : 'are'} not granted, so it offers nothing: grant ${missing.length === 1 ? 'it' : 'them'} in the runtime config (grants: { "${skill.ref}": { scopes: [${list}] } })`;
+    return exposure;
+  }
   const { servers, refused } = skillServers(skill, context);
-  return { certifiedAs: `${skill.ref}@${skill.version}`, servers, prompts: skillPrompts(skill), refused };
+  const { tools, refused: refusedTools } = skillTools(skill, {
+    operatorTier,
+    callTimeoutMs: context.callTimeoutMs,
+    startingServers: new Set(servers.map((server) => server.name)),
+  });
+  return {
+    ...exposure,
+    servers,
+    tools,
+    prompts: skillPrompts(skill),
+    composes: composedParts(skill),
+    refused,
+    refusedTools,
+  };
 }
 
 /** Pure: the certificate's servers, granted and filled, or refused with why. */
 export function skillServers(
   skill: VerifiedSkill,
-  context: ExposureContext,
+  context: Pick<ExposureContext, 'grants' | 'secrets'>,
 ): Pick<SkillExposure, 'servers' | 'refused'> {
   const { statement } = skill;
   const certifiedAs = `${skill.ref}@${skill.version}`;
-  const grant = context.grants[skill.ref] ?? { network: false, secrets: [] };
+  const grant = context.grants[skill.ref] ?? NO_GRANT;
   const declaresNetwork =
     statement.permissions.includes('network_outbound') ||
     statement.codeCapabilities.some((capability) => capability === 'network' || capability === 'network_outbound');
@@ -151,12 +202,4 @@ function missingSecret(
     return `it needs the secret ${name}: grant it in the runtime config (${grantIt})`;
   }
   return `it needs the secret ${name}, which cannot be read: ${value.problem}`;
-}
-
-/** An Agent Skill is offered as an MCP prompt: its SKILL.md body. */
-export function skillPrompts(skill: VerifiedSkill): SkillPrompt[] {
-  if (skill.skill.format !== 'agent-skill') return [];
-  const markdown = readFileSync(join(skill.path, skill.skill.manifestPath), 'utf8');
-  const body = markdown.replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n?/, '');
-  return [{ name: skill.ref, description: skill.skill.description, text: body }];
 }

@@ -47,7 +47,7 @@ export function skillUpstream(
   return new UpstreamServer(
     {
       name: planned.name,
-      origin: { kind: 'skill', certifications: planned.certifications },
+      origin: { kind: 'skill', certifications: planned.certifications, governance: planned.governance },
       connector: skillConnector(planned, options),
       secrets: planned.server.secrets,
     },

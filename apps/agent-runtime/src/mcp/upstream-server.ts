@@ -15,7 +15,7 @@ import {
   type Tool,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { type ServerTrust, toolNameProblem } from '@skillhub/gate';
+import { type ServerTrust, type TierSetting, toolNameProblem } from '@skillhub/gate';
 import { maskSecrets } from './server-environment';
 
 /** How to reach a server: opening a transport may install and sandbox it. */
@@ -33,9 +33,18 @@ export interface ServerCertification {
   tools: Readonly<Record<string, string>> | null;
 }
 
+/** How a skill server's own tools are offered (the server planner keeps it up to date as skills join). */
+export interface ServerGovernance {
+  /** Every tool of it is offered under its name, because a skill naming it offers whole servers (Kazma). */
+  offered: boolean;
+  /** The operator's tiers for the skills that offer it that way. */
+  tiers: TierSetting[];
+}
+
 /** Who vouches for the server's tools: its skills' certificates, or nobody (the operator's own server). */
 export type UpstreamOrigin =
-  { kind: 'operator'; trust: ServerTrust } | { kind: 'skill'; certifications: readonly ServerCertification[] };
+  | { kind: 'operator'; trust: ServerTrust }
+  | { kind: 'skill'; certifications: readonly ServerCertification[]; governance: ServerGovernance };
 
 export interface UpstreamSpec {
   /** The `<server>` of `mcp__<server>__<tool>`. */
@@ -92,10 +101,20 @@ export class UpstreamServer {
     return this.connecting;
   }
 
-  async callTool(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  /**
+   * `timeoutMs` (default: the runtime's call timeout): past it the call is cancelled on the server
+   * (`notifications/cancelled`) and rejected with an McpError RequestTimeout; so is a call whose
+   * `signal` aborts.
+   */
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: { timeoutMs?: number; signal?: AbortSignal } = {},
+  ): Promise<CallToolResult> {
     if (!this.client) throw new Error(`server ${this.name} is not connected`);
     return (await this.client.callTool({ name, arguments: args }, undefined, {
-      timeout: this.options.callTimeoutMs,
+      timeout: options.timeoutMs ?? this.options.callTimeoutMs,
+      signal: options.signal,
     })) as CallToolResult;
   }
 
