@@ -87,7 +87,7 @@ export interface HubUnreachableErrorInit {
   /** The hub's origin, never its credentials (the client refuses URLs that carry any). */
   origin: string;
   attempts: number;
-  /** `timed out after 10000 ms`, `network error (ECONNREFUSED)`. */
+  /** `timed out after 10000 ms`, `connection refused (ECONNREFUSED)`. */
   reason: string;
   cause: unknown;
 }

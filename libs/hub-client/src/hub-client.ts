@@ -102,8 +102,6 @@ const HEADER_TOKEN = /^[\x21-\x7e]+$/;
 const HEADER_TEXT = /^[\x20-\x7e]+$/;
 const REDACTED = '[redacted]';
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * One escaped path segment. `.`, `..` and `''` are refused: URL parsing would resolve them away
  * (percent-encoding does not stop it: `%2e%2e` is a dot segment too), sending the request to
@@ -187,7 +185,7 @@ export class HubClient {
       baseDelayMs: options.baseDelayMs ?? HUB_CLIENT_DEFAULTS.baseDelayMs,
       maxDelayMs: options.maxDelayMs ?? HUB_CLIENT_DEFAULTS.maxDelayMs,
       fetch: options.fetch ?? fetch,
-      sleep: options.sleep ?? sleep,
+      sleep: options.sleep,
       random: options.random ?? Math.random,
       now: options.now ?? Date.now,
     };

@@ -164,7 +164,7 @@ describe('HubClient retries and timeouts (against a local server)', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HubUnreachableError);
     expect((error as Error).message).toBe(
-      `GET /api/v1/health: no answer from ${closed.url} after 2 attempts (network error (ECONNREFUSED))`,
+      `GET /api/v1/health: no answer from ${closed.url} after 2 attempts (connection refused (ECONNREFUSED))`,
     );
     expect((error as Error).cause).toBeDefined();
   });

@@ -1,7 +1,8 @@
 /**
  * Sends one HubClient request: a timeout per attempt, a cap on the answer's size, and retries
- * with exponential backoff and full jitter (honouring `Retry-After`) only where sending the
- * request again cannot do its work twice.
+ * by `@skillhub/retry` (backoff, and its one Retry-After rule: a wait longer than `maxDelayMs`
+ * ends the retries, and the wait goes on the error) only where sending the request again cannot
+ * do its work twice.
  *
  * Which failures are retried, and why:
  * - GET, PUT and DELETE are idempotent (RFC 9110 §9.2.2): sending one twice has the effect of
@@ -12,19 +13,20 @@
  *   could create a second token, a second submission or a second revocation attempt.
  * - A 500 is the hub failing on this request; the same request would fail the same way.
  */
-import { backoffDelayMs, formatBytes, parseRetryAfterMs, readCapped, type RetryPolicy } from '@skillhub/http-retry';
+import { describeFailure, formatBytes, parseRetryAfterMs, readCapped, retry, type RetryLimits } from '@skillhub/retry';
 import { HUB_RESPONSE_TOO_LARGE, HubResponseError, HubUnreachableError } from './hub-client.errors';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-export interface TransportOptions extends RetryPolicy {
+export interface TransportOptions extends Pick<RetryLimits, 'maxAttempts' | 'baseDelayMs' | 'maxDelayMs'> {
   /** The hub's origin and path prefix, without a trailing slash: `https://hub.example.com/skills`. */
   base: string;
   /** For messages: the origin alone. */
   origin: string;
   timeoutMs: number;
   fetch: typeof fetch;
-  sleep: (ms: number) => Promise<void>;
+  /** Absent: a real wait. */
+  sleep?: (ms: number) => Promise<void>;
   random: () => number;
   now: () => number;
 }
@@ -57,54 +59,44 @@ const TOO_MANY_REQUESTS = 429;
 export const isAnswer = (request: HubRequest, status: number): boolean =>
   (status >= 200 && status < 300) || (request.answerStatuses?.includes(status) ?? false);
 
-function isRetryableStatus(request: HubRequest, status: number): boolean {
+type AttemptResult = { kind: 'answered'; response: HubResponse } | { kind: 'failed'; reason: string; error: unknown };
+
+function isRetryable(request: HubRequest, result: AttemptResult): boolean {
+  if (result.kind === 'failed') return IDEMPOTENT_METHODS.has(request.method);
+  const { status } = result.response;
   if (isAnswer(request, status)) return false;
   return status === TOO_MANY_REQUESTS || (IDEMPOTENT_METHODS.has(request.method) && GATEWAY_STATUSES.has(status));
 }
-
-/**
- * The wait before the next attempt, or null to stop: the hub's `Retry-After` is honoured exactly,
- * and when it asks for more than `maxDelayMs` the client gives up at once (with the wait on the
- * error) rather than come back early, be refused again and burn its attempts.
- */
-function delayBeforeRetry(retry: number, retryAfterMs: number | null, options: TransportOptions): number | null {
-  if (retryAfterMs === null) return backoffDelayMs(retry, options, options.random);
-  return retryAfterMs <= options.maxDelayMs ? retryAfterMs : null;
-}
-
-type AttemptResult = { kind: 'answered'; response: HubResponse } | { kind: 'failed'; reason: string; error: unknown };
 
 /** The final response (any status: the caller decides what a refusal means), after the retries allowed. */
 export async function sendWithRetries(options: TransportOptions, request: HubRequest): Promise<HubResponse> {
   const query = request.query?.toString();
   const url = `${options.base}${request.path}${query ? `?${query}` : ''}`;
-  for (let attempt = 1; ; attempt++) {
-    const result = await attemptOnce(options, request, url);
-    const isLast = attempt >= options.maxAttempts;
-    if (result.kind === 'answered') {
-      const { response } = result;
-      if (isLast || !isRetryableStatus(request, response.status)) return response;
-      const delay = delayBeforeRetry(attempt - 1, response.retryAfterMs, options);
-      if (delay === null) return response;
-      await options.sleep(delay);
-      continue;
-    }
-    if (isLast || !IDEMPOTENT_METHODS.has(request.method)) {
-      throw new HubUnreachableError({
-        method: request.method,
-        path: request.path,
-        origin: options.origin,
-        attempts: attempt,
-        reason: result.reason,
-        cause: result.error,
-      });
-    }
-    await options.sleep(backoffDelayMs(attempt - 1, options, options.random));
-  }
+  const end = await retry((attempt) => attemptOnce(options, request, url, attempt.signal()), {
+    ...options,
+    attemptTimeoutMs: options.timeoutMs,
+    retryable: (result) => isRetryable(request, result),
+    retryAfterMs: (result) => (result.kind === 'answered' ? result.response.retryAfterMs : null),
+  });
+  const result = end.outcome;
+  if (result.kind === 'answered') return result.response;
+  throw new HubUnreachableError({
+    method: request.method,
+    path: request.path,
+    origin: options.origin,
+    attempts: end.attempts,
+    reason: result.reason,
+    cause: result.error,
+  });
 }
 
 /** One try within one timeout, which covers reading the body as well as the headers. */
-async function attemptOnce(options: TransportOptions, request: HubRequest, url: string): Promise<AttemptResult> {
+async function attemptOnce(
+  options: TransportOptions,
+  request: HubRequest,
+  url: string,
+  signal: AbortSignal,
+): Promise<AttemptResult> {
   let response: Response;
   let body: Buffer | null;
   try {
@@ -114,11 +106,11 @@ async function attemptOnce(options: TransportOptions, request: HubRequest, url: 
       body: request.body,
       // A redirect is reported, never followed: the token must not travel to wherever a Location points.
       redirect: 'manual',
-      signal: AbortSignal.timeout(options.timeoutMs),
+      signal,
     });
     body = await readCapped(response, request.maxResponseBytes);
   } catch (error) {
-    return { kind: 'failed', reason: describeFailure(error, options.timeoutMs), error };
+    return { kind: 'failed', reason: describeFailure({ error }), error };
   }
   if (body === null && isAnswer(request, response.status)) {
     throw new HubResponseError({
@@ -138,12 +130,4 @@ async function attemptOnce(options: TransportOptions, request: HubRequest, url: 
       retryAfterMs: parseRetryAfterMs(response.headers.get('retry-after'), options.now()),
     },
   };
-}
-
-/** Duck-typed: fetch's errors may come from another realm (a test sandbox), where `instanceof` fails. */
-function describeFailure(error: unknown, timeoutMs: number): string {
-  const { name, cause } = (error ?? {}) as { name?: unknown; cause?: { code?: unknown } };
-  if (name === 'TimeoutError' || name === 'AbortError') return `timed out after ${timeoutMs} ms`;
-  const code = cause?.code ?? (error as { code?: unknown } | null)?.code;
-  return `network error${typeof code === 'string' ? ` (${code})` : ''}`;
 }

@@ -401,12 +401,16 @@ describe('PackageProber', () => {
       expect(sleeps).toEqual([3_000]);
     });
 
-    it('caps Retry-After at maxDelayMs', async () => {
+    it('stops at once when Retry-After asks for more than maxDelayMs, rather than come back early', async () => {
       registries.npm.script(path, [{ status: 503, headers: { 'retry-after': '3600' } }, FROM_FIXTURES]);
 
-      await prober({ maxDelayMs: 1_000 }).probe(weather);
+      const result = await prober({ maxDelayMs: 1_000 }).probe(weather);
 
-      expect(sleeps).toEqual([1_000]);
+      expect(result).toMatchObject({ outcome: 'inconclusive', attempts: 1 });
+      expect(result.detail).toContain(
+        'the registry answered HTTP 503 (asked to wait 3600 s, more than the 1 s allowed)',
+      );
+      expect(sleeps).toEqual([]);
     });
 
     it('backs off exponentially with full jitter after 500, 500, then finds the package', async () => {
@@ -439,7 +443,7 @@ describe('PackageProber', () => {
       const result = await prober({ timeoutMs: 100, maxAttempts: 2 }).probe(weather);
 
       expect(result).toMatchObject({ outcome: 'inconclusive', attempts: 2 });
-      expect(result.detail).toContain('no complete answer within 100 ms (gave up after 2 attempts)');
+      expect(result.detail).toContain('timed out after 100 ms (gave up after 2 attempts)');
     });
 
     it('times out an answer whose body stalls after the headers', async () => {
@@ -448,7 +452,7 @@ describe('PackageProber', () => {
       const result = await prober({ timeoutMs: 100, maxAttempts: 1 }).probe(weather);
 
       expect(result.outcome).toBe('inconclusive');
-      expect(result.detail).toContain('no complete answer within 100 ms');
+      expect(result.detail).toContain('timed out after 100 ms (gave up after 1 attempt)');
     });
 
     it('retries malformed JSON and then says so', async () => {
@@ -483,7 +487,7 @@ describe('PackageProber', () => {
       const result = await prober({ npmBaseUrl: closedUrl }).probe(weather);
 
       expect(result).toMatchObject({ outcome: 'inconclusive', attempts: 3 });
-      expect(result.detail).toContain('network error (ECONNREFUSED)');
+      expect(result.detail).toContain('connection refused (ECONNREFUSED) (gave up after 3 attempts)');
     });
 
     it('does not retry an unexpected status such as 403', async () => {

@@ -25,7 +25,7 @@ export interface PackageProberOptions {
   maxAttempts?: number;
   /** Backoff before retry n (from 0) is uniform in [0, min(maxDelayMs, baseDelayMs · 2^n)). */
   baseDelayMs?: number;
-  /** Also caps a `Retry-After`. */
+  /** A longer `Retry-After` ends the retries: the package stays inconclusive. */
   maxDelayMs?: number;
   perHostConcurrency?: number;
   /** How long an answer is used without asking; after it, it is revalidated by ETag. 0 disables the cache. */

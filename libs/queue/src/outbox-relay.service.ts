@@ -7,11 +7,17 @@ import {
 } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
+import { backoffDelayMs } from '@skillhub/retry';
 import { jobIdentity, type OutboxJobRow } from './job-identity';
 import type { JobEnd, JobQueue, JobTransport, QueuedJob } from './job-queue';
 import { JOB_QUEUE } from './queue.tokens';
 
 const BATCH = 100;
+/**
+ * While Redis is unreachable a delivery is tried again after a jittered backoff whose ceiling
+ * starts at twice the poll (at least MIN_BACKOFF_BASE_MS) and stops growing at MAX_BACKOFF_MS.
+ */
+const MIN_BACKOFF_BASE_MS = 250;
 const MAX_BACKOFF_MS = 5_000;
 
 export interface RelayState {
@@ -42,6 +48,8 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
   private timer: NodeJS.Timeout | null = null;
   private inFlight: Promise<number> | null = null;
   private delayMs: number;
+  /** Deliveries failed in a row: the backoff grows with them. */
+  private failures = 0;
   private stopped = false;
   /** A nudge came while a delivery was running: the next one starts at once. */
   private again = false;
@@ -135,6 +143,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
         this.logger.log('Redis is reachable again: outbox delivery resumed');
       }
       this.state.lastError = null;
+      this.failures = 0;
       this.delayMs = this.config.OUTBOX_POLL_MS;
       if (rows.length < room) return delivered;
     }
@@ -176,7 +185,11 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
       this.logger.warn(`cannot reach Redis, jobs stay in the outbox until it returns: ${err.message}`);
     }
     this.state.lastError = err.message.slice(0, 1000);
-    this.delayMs = Math.min(Math.max(this.delayMs * 2, 250), MAX_BACKOFF_MS);
+    // Full jitter keeps the relays of several hub processes from retrying Redis in step.
+    this.delayMs = backoffDelayMs(this.failures++, {
+      baseDelayMs: Math.max(2 * this.config.OUTBOX_POLL_MS, MIN_BACKOFF_BASE_MS),
+      maxDelayMs: MAX_BACKOFF_MS,
+    });
     await this.dataSource.query(
       `UPDATE "outbox" SET "attempts" = "attempts" + 1, "last_error" = $2 WHERE "id" = ANY($1::bigint[])`,
       [batch.map((r) => r.id), this.state.lastError],

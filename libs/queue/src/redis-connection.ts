@@ -1,4 +1,5 @@
 import { Redis, type RedisOptions } from 'ioredis';
+import { backoffDelayMs } from '@skillhub/retry';
 
 /**
  * Producers fail fast while Redis is down (no offline queue), so a request never
@@ -13,7 +14,7 @@ export function createRedisConnection(url: string, role: 'producer' | 'worker'):
   const redis = new Redis(url, {
     ...options,
     lazyConnect: false,
-    retryStrategy: (attempt) => Math.min(200 * 2 ** Math.min(attempt, 5), 5_000),
+    retryStrategy: (attempt) => backoffDelayMs(Math.min(attempt, 5), { baseDelayMs: 200, maxDelayMs: 5_000 }),
   });
   // Connection errors are reported through readiness and the relay; without a
   // listener ioredis would print every reconnect failure as an unhandled error.

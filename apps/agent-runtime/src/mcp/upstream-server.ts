@@ -15,6 +15,7 @@ import {
   type Tool,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { backoffDelayMs } from '@skillhub/retry';
 import { type ServerTrust, type TierSetting, toolNameProblem } from '@skillhub/gate';
 import { maskSecrets } from './server-environment';
 
@@ -172,7 +173,11 @@ export class UpstreamServer {
 
   /** Records the failure and returns its reason. */
   private fail(error: Error, transport: Transport | null, failures: number): string {
-    const delay = Math.min(this.options.retryDelayMs * 2 ** failures, this.options.maxRetryDelayMs);
+    // Never sooner than retryDelayMs: a failing server is not started again on the very next call.
+    const { retryDelayMs, maxRetryDelayMs } = this.options;
+    const delay =
+      retryDelayMs +
+      backoffDelayMs(failures, { baseDelayMs: retryDelayMs, maxDelayMs: maxRetryDelayMs - retryDelayMs });
     const reason = maskSecrets(this.spec.connector.explain(error, transport), [...this.spec.secrets]);
     this.state = { status: 'failed', reason, failures: failures + 1, retryAt: this.now() + delay };
     return reason;

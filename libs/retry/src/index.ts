@@ -1,0 +1,3 @@
+export * from './retry';
+export { AttemptTimeout } from './attempt-timeout';
+export * from './http-attempt';
