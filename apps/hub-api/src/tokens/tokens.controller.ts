@@ -35,10 +35,7 @@ export class TokensController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Revoke a token' })
   @ApiOkResponse({ type: TokenResponseDto })
-  revoke(
-    @CurrentPrincipal() principal: Principal,
-    @Param('id', UuidParamPipe) id: string,
-  ): Promise<TokenResponseDto> {
+  revoke(@CurrentPrincipal() principal: Principal, @Param('id', UuidParamPipe) id: string): Promise<TokenResponseDto> {
     return this.tokens.revoke(principal, id);
   }
 }
