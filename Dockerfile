@@ -2,6 +2,9 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The CLI's workspace package (its manifest and bin), so npm ci installs and links what the lock says.
+COPY apps/cli/package.json apps/cli/
+COPY apps/cli/bin apps/cli/bin
 RUN npm ci --no-audit --no-fund
 COPY tsconfig*.json nest-cli.json ./
 COPY apps apps
@@ -15,6 +18,9 @@ ENV NODE_ENV=production
 RUN apt-get update && apt-get install -y --no-install-recommends bubblewrap && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY --from=build /app/package.json /app/package-lock.json ./
+# node_modules/.bin/skillhub links to the workspace's bin: operators can run `npx skillhub` in the image.
+COPY --from=build /app/apps/cli/package.json apps/cli/
+COPY --from=build /app/apps/cli/bin apps/cli/bin
 COPY --from=build /app/node_modules node_modules
 COPY --from=build /app/dist dist
 USER node

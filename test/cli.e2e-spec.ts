@@ -1,10 +1,11 @@
 /**
- * The `skillhub` CLI as a publisher runs it: a child process against a real hub with a
- * certifier-worker: validate → sign → publish --wait → search → info, plus its exit codes
- * and that the token never appears in its output.
+ * The `skillhub` CLI as a publisher runs it: the workspace package's bin (what `npm ci` links at
+ * node_modules/.bin/skillhub) as a child process against a real hub with a certifier-worker:
+ * validate → sign → publish --wait → search → info, its exit codes and hints, that the token
+ * never appears in its output, and that nothing a publisher wrote reaches the terminal raw.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +13,20 @@ import { uniqueName } from '@skillhub/testing';
 import { startTestHub, type TestHub } from './support/test-hub';
 
 const ROOT = join(__dirname, '..');
-const CLI = join(ROOT, 'dist', 'apps', 'cli', 'src', 'main.js');
+const BUILT = join(ROOT, 'dist', 'apps', 'cli', 'src', 'main.js');
+/** The bin npm links for the workspace package apps/cli. */
+const CLI = join(ROOT, 'node_modules', '.bin', 'skillhub');
+/** Raw terminal controls in a text: C0 (but line feed), DEL, C1, and the bidi embeddings, overrides and isolates. */
+const rawControls = (text: string): string[] =>
+  [...text].filter((c) => {
+    const n = c.codePointAt(0)!;
+    return (
+      (n < 0x20 && n !== 0x0a) ||
+      (n >= 0x7f && n <= 0x9f) ||
+      (n >= 0x202a && n <= 0x202e) ||
+      (n >= 0x2066 && n <= 0x2069)
+    );
+  });
 const KAZMA_SECRET = 'cli-e2e-kazma-secret';
 /** The secret of the host `skillhub install` installs for (Kazma's HMAC is symmetric: it re-signs). */
 const HOST_SECRET = 'cli-e2e-kazma-host-secret';
@@ -25,7 +39,7 @@ interface Run {
 
 function cli(args: string[], env: Record<string, string>): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
+    const child = spawn(CLI, args, {
       env: { PATH: process.env.PATH ?? '', HOME: env.HOME ?? tmpdir(), NO_COLOR: '1', ...env },
     });
     let stdout = '';
@@ -60,7 +74,7 @@ describe('skillhub CLI', () => {
   };
 
   beforeAll(async () => {
-    if (!existsSync(CLI)) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' });
+    if (!existsSync(BUILT)) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' });
     hub = await startTestHub({ worker: true, env: { KAZMA_SECRET, PUBLISH_RATE_LIMIT_PER_MINUTE: '1000' } });
     token = await hub.token(ns);
     work = mkdtempSync(join(tmpdir(), 'skillhub-cli-e2e-'));
@@ -145,6 +159,98 @@ describe('skillhub CLI', () => {
     const tampered = await run(['verify', copy, '--dir', installDir]);
     expect(tampered.code).toBe(4);
     expect(tampered.stderr).toContain('tampered');
+  }, 120_000);
+
+  it('is the workspace package bin: executable, on npx, with its version', async () => {
+    expect(statSync(realpathSync(CLI)).mode & 0o111).not.toBe(0);
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'apps', 'cli', 'package.json'), 'utf8'));
+    expect((await run(['--version'])).stdout).toBe(`${version}\n`);
+    const npx = execFileSync('npx', ['--no-install', 'skillhub', '--version'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: work, npm_config_update_notifier: 'false' },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    expect(npx).toBe(`${version}\n`);
+  });
+
+  it('says to raise the version when other bytes are published under a taken one', async () => {
+    const changed = join(work, 'changed', 'weather');
+    cpSync(dir, changed, { recursive: true });
+    writeFileSync(join(changed, 'README.md'), 'Other bytes, same version.\n');
+    const conflict = await run(['publish', changed]);
+    expect(conflict.code).toBe(4);
+    expect(conflict.stderr).toMatch(/^error: .*409 SKILL\.VERSION_EXISTS/m);
+    expect(conflict.stderr).toMatch(/^hint: .*raise the version/m);
+    expect(conflict.stderr).not.toContain('Fix the problems');
+  });
+
+  it('shows a version’s certification and findings by skill reference, as well as by submission', async () => {
+    const byVersion = await run(['status', `${ns}/weather@1.0.0`, '--json']);
+    expect(byVersion.code).toBe(0);
+    expect(JSON.parse(byVersion.stdout)).toMatchObject({
+      skill_id: `kazma-hub://${ns}/weather@1.0.0`,
+      status: 'certified',
+      requirements_met: expect.any(Object),
+    });
+    const listed = await run(['status', `${ns}/weather`]);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toMatch(/^skill: +kazma-hub:\/\/.*\/weather@1\.0\.0$/m);
+    expect(listed.stdout).toMatch(/^certification: +certified \(level \w+\)$/m);
+    expect(listed.stdout).toContain('REQUIREMENT');
+    expect((await run(['status', `${ns}/no-such-skill`])).code).toBe(3);
+    expect((await run(['status', 'not a ref'])).code).toBe(2);
+  });
+
+  it('escapes what a hostile publisher wrote, in every output and on the web page', async () => {
+    const ESC = '\x1b';
+    const hostile =
+      `Moved ${ESC}[2J${ESC}[H${ESC}[32mCERTIFIED SAFE${ESC}[0m ` +
+      `${ESC}]8;;https://evil.example${ESC}\\docs${ESC}]8;;${ESC}\\ ${ESC}]0;owned\x07 \u202Eexe.txt`;
+    const skill = join(work, 'hostile', 'weather-news');
+    cpSync(dir, skill, { recursive: true });
+    const manifest = join(skill, 'skill_manifest.yaml');
+    writeFileSync(manifest, readFileSync(manifest, 'utf8').replace(/^name: .*$/m, 'name: weather-news'));
+    expect((await run(['publish', skill])).code).toBe(0);
+    // The hub refuses hidden text in a manifest; a lifecycle message and a token's name are stored as written.
+    expect((await run(['deprecate', `${ns}/weather-news@1.0.0`, '--message', hostile])).code).toBe(0);
+    const named = await run(['tokens', 'create', '--namespace', ns, '--name', hostile.slice(0, 100)], {
+      SKILLHUB_TOKEN: await hub.token(ns, ['publish', 'tokens']),
+    });
+    const described = join(work, 'hostile', 'described');
+    cpSync(skill, described, { recursive: true });
+    const describedManifest = join(described, 'skill_manifest.yaml');
+    writeFileSync(
+      describedManifest,
+      readFileSync(describedManifest, 'utf8').replace(/^description: .*$/m, `description: ${JSON.stringify(hostile)}`),
+    );
+    const outputs = [
+      named,
+      await run(['info', `${ns}/weather-news@1.0.0`]),
+      await run(['info', `${ns}/weather-news@1.0.0`, '--json']),
+      await run(['tokens', 'list'], { SKILLHUB_TOKEN: await hub.token(ns, ['publish', 'tokens']) }),
+      await run(['validate', described]),
+      await run(['publish', described]),
+    ];
+    for (const output of outputs) {
+      expect(rawControls(output.stdout)).toEqual([]);
+      expect(rawControls(output.stderr)).toEqual([]);
+    }
+    const [, info, json, tokens, validate, refused] = outputs;
+    const shown = '\\u{001B}[2J\\u{001B}[H\\u{001B}[32mCERTIFIED SAFE\\u{001B}[0m';
+    expect(info!.stdout).toContain(shown);
+    expect(info!.stdout).toContain('\\u{001B}]8;;https://evil.example');
+    expect(info!.stdout).toContain('\\u{001B}]0;owned\\u{0007} \\u{202E}exe.txt');
+    expect(tokens!.stdout).toContain(shown);
+    // Scripts get the very string back from --json.
+    expect(JSON.parse(json!.stdout).status_message).toBe(hostile);
+    expect(validate!.code).toBe(4);
+    expect(refused!.code).toBe(4);
+
+    const page = await (await fetch(`${hub.baseUrl}/skills/${ns}/weather-news`)).text();
+    expect(page).toContain('\\u{202E}exe.txt');
+    expect(page).toContain('\\u{001B}[2J');
+    expect(rawControls(page)).toEqual([]);
   }, 120_000);
 
   it('shows the badge, the certified list and the stats, in tables and as JSON', async () => {

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { createContext, csv, parseRef } from './cli-context';
 import { EXIT } from './exit-codes';
+import { tty } from './format';
 
 describe('cli context', () => {
   it('parses skill references and refuses anything else as a usage error', () => {
@@ -22,9 +23,9 @@ describe('cli context', () => {
     const stdout = { write: (t: string) => written.push(t) };
     const ctx = createContext({ env: { SKILLHUB_TOKEN: 'shp_topsecret' }, stdout, stderr: stdout });
     const cmd = new Command('x').option('--json');
-    ctx.print(cmd, { token: 'shp_topsecret' }, () => 'human shp_topsecret');
+    ctx.print(cmd, { token: 'shp_topsecret' }, () => tty`human ${'shp_topsecret'}`);
     cmd.parse(['--json'], { from: 'user' });
-    ctx.print(cmd, { token: 'shp_topsecret' }, () => 'human');
+    ctx.print(cmd, { token: 'shp_topsecret' }, () => tty`human`);
     expect(written).toEqual(['human [redacted]\n', '{\n  "token": "[redacted]"\n}\n']);
   });
 

@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { HubClient } from '@skillhub/hub-client';
 import { resolveHubUrl, resolveToken } from './config';
 import { CliError, EXIT } from './exit-codes';
-import { colorEnabled, painter, type Painter } from './format';
+import { colorEnabled, painter, terminalJson, type Painter, type TerminalText } from './format';
 import { Progress } from './progress';
 
 export interface CliIo {
@@ -27,11 +27,11 @@ export interface CliContext {
   progress: Progress;
   /** Removes the token from any text. */
   redact(text: string): string;
-  /** The answer: JSON with --json, else the human form; it replaces the spinner. */
-  print(cmd: Command, value: unknown, human: () => string): void;
+  /** The answer: JSON with --json, else the human form (escaped: format.ts); it replaces the spinner. */
+  print(cmd: Command, value: unknown, human: () => TerminalText): void;
   /** A hub client for --hub-url / KAZMA_HUB_URL; `needsToken` fails early, with a hint, when there is none. */
   client(cmd: Command, needsToken?: boolean): HubClient;
-  statusColour(status: string): string;
+  statusColour(status: string): TerminalText;
 }
 
 const REDACTED = '[redacted]';
@@ -50,7 +50,7 @@ export function createContext(io: CliIo): CliContext {
     redact,
     print(cmd, value, human) {
       progress.done();
-      io.stdout.write(`${redact(globals(cmd).json ? JSON.stringify(value, null, 2) : human())}\n`);
+      io.stdout.write(`${redact(globals(cmd).json ? terminalJson(value) : human().text)}\n`);
     },
     client(cmd, needsToken = false) {
       const token = resolveToken(env);

@@ -1,12 +1,12 @@
 import { HubApiError, HubUnreachableError } from '@skillhub/hub-client';
 import { CliError, EXIT, toCliError } from './exit-codes';
 
-const apiError = (status: number) =>
+const apiError = (status: number, code = 'X.Y') =>
   new HubApiError({
     method: 'GET',
     path: '/api/v1/skills/a/b',
     status,
-    problem: { type: 'about:blank', title: 'x', status, detail: 'nope', code: 'X.Y' },
+    problem: { type: 'about:blank', title: 'x', status, detail: 'nope', code },
     retryAfterMs: null,
   });
 
@@ -26,6 +26,15 @@ describe('toCliError', () => {
     });
     expect(toCliError(unreachable).exitCode).toBe(EXIT.network);
     expect(toCliError(unreachable).hint).toMatch(/KAZMA_HUB_URL/);
+  });
+
+  it('says to raise the version when the version is already published, not to fix problems', () => {
+    const taken = toCliError(apiError(409, 'SKILL.VERSION_EXISTS'));
+    expect(taken.exitCode).toBe(EXIT.refused);
+    expect(taken.hint).toMatch(/raise the version/);
+    expect(taken.hint).not.toMatch(/Fix the problems/);
+    expect(toCliError(apiError(409, 'CERTIFICATE.CONFLICT')).hint).not.toMatch(/version/);
+    expect(toCliError(apiError(422)).hint).toMatch(/Fix the problems/);
   });
 
   it('keeps a CliError and reduces anything else to one line', () => {

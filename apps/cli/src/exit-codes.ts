@@ -38,6 +38,13 @@ export function toCliError(err: unknown): CliError {
       );
     }
     if (err.status === 429) return new CliError(err.message, EXIT.other, 'Rate limited: try again in a moment.');
+    if (err.status === 409) {
+      const hint =
+        err.code === 'SKILL.VERSION_EXISTS'
+          ? "Versions are immutable: raise the version (the manifest's, or --version) and publish again."
+          : 'The hub holds a different state already: check it (skillhub status, info) before trying again.';
+      return new CliError(err.message, EXIT.refused, hint);
+    }
     if (err.status >= 400 && err.status < 500) {
       return new CliError(
         err.message,

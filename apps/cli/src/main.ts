@@ -4,6 +4,7 @@
  * one line plus a hint, with exit codes 2 (usage), 3 (not found), 4 (refused / not certified),
  * 5 (network), 1 (anything else). The token is never printed.
  */
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { createContext, type CliIo } from './cli-context';
 import { consumerCommands } from './commands/consumer';
@@ -13,6 +14,11 @@ import { localCommands } from './commands/local';
 import { publishingCommands } from './commands/publishing';
 import { tokensCommands } from './commands/tokens';
 import { EXIT, toCliError } from './exit-codes';
+import { block, oneLine } from './format';
+
+/** The version of the workspace package apps/cli, found through the link npm made for it (from src/ and dist/ alike). */
+const VERSION = (JSON.parse(readFileSync(require.resolve('@skillhub/cli/package.json'), 'utf8')) as { version: string })
+  .version;
 
 export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const ctx = createContext(io);
@@ -20,6 +26,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const program = new Command('skillhub')
     .description('Skill Hub from the terminal: find, check, sign, pack and publish agent skills.')
     .option('--hub-url <url>', 'the hub (default: KAZMA_HUB_URL, then http://127.0.0.1:3000)')
+    .version(VERSION, '-V, --version', 'print the version of skillhub')
     .option('--json', 'print JSON for scripts')
     .showHelpAfterError(false)
     .hook('preAction', (_program, action) => progress.step(`skillhub ${action.name()}`, { quiet: true }))
@@ -39,6 +46,8 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     commands(program, ctx);
   }
 
+  // Errors name what the hub or a publisher wrote (a name, a problem's message): escaped like any output.
+  const report = (text: string) => io.stderr.write(`${redact(text)}\n`);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     progress.done();
@@ -48,18 +57,22 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     if (err instanceof CommanderError) {
       // --help and --version end here too, with code 0.
       if (err.exitCode === 0) return EXIT.ok;
-      io.stderr.write(`${redact(`error: ${err.message.replace(/^error: /, '')}`)}\nhint: run skillhub --help\n`);
+      report(block(`error: ${err.message.replace(/^error: /, '')}`).text);
+      report('hint: run skillhub --help');
       return EXIT.usage;
     }
     const failure = toCliError(err);
-    io.stderr.write(`${redact(`error: ${failure.message}`)}\n`);
-    if (failure.hint) io.stderr.write(`${redact(`hint: ${failure.hint}`)}\n`);
+    report(oneLine(`error: ${failure.message}`).text);
+    if (failure.hint) report(oneLine(`hint: ${failure.hint}`).text);
     return failure.exitCode;
   }
 }
 
-if (require.main === module) {
+/** The `skillhub` command: the package's bin (bin/skillhub.js) and `node dist/apps/cli/src/main.js` both end here. */
+export function main(): void {
   void run(process.argv.slice(2), { env: process.env, stdout: process.stdout, stderr: process.stderr }).then((code) => {
     process.exitCode = code;
   });
 }
+
+if (require.main === module) main();

@@ -49,6 +49,20 @@ describe('Progress', () => {
     expect(out.writes).toEqual([]);
   });
 
+  it('escapes what the hub sent, on a terminal and off it', () => {
+    for (const isTTY of [true, false]) {
+      const out = stream(isTTY);
+      const progress = new Progress(out);
+      progress.step('certification: \x1b[32mcertified\x1b[0m');
+      jest.advanceTimersByTime(350);
+      progress.done('warning: \u202Eevil\nfake line');
+      const written = out.writes.join('').replaceAll('\r\x1b[2K', '');
+      expect(written).toContain('certification: \\u{001B}[32mcertified\\u{001B}[0m');
+      expect(written).toContain('warning: \\u{202E}evil\\nfake line\n');
+      for (const raw of ['\x1b', '\u202e']) expect(written).not.toContain(raw);
+    }
+  });
+
   it('redacts what it prints', () => {
     const out = stream(true);
     const progress = new Progress(out, (t) => t.replace('shp_secret', '[redacted]'));

@@ -1,8 +1,10 @@
 /**
  * Progress on stderr while the CLI waits. On a terminal: a spinner with the current step and the
  * seconds elapsed, redrawn in place and erased when done. Elsewhere (CI logs, pipes): one plain
- * line per change of step, and nothing for quiet steps, so logs stay readable.
+ * line per change of step, and nothing for quiet steps, so logs stay readable. Step texts carry
+ * values from the hub, so they are escaped like every other output (format.ts).
  */
+import { oneLine } from './format';
 
 export interface ProgressStream {
   write(text: string): unknown;
@@ -39,7 +41,7 @@ export class Progress {
     if (text === this.text) return;
     this.text = text;
     if (!this.live) {
-      if (!options.quiet) this.stream.write(`${this.redact(text)}\n`);
+      if (!options.quiet) this.stream.write(`${this.shown(text)}\n`);
       return;
     }
     if (this.timer === undefined) {
@@ -57,7 +59,11 @@ export class Progress {
     this.text = '';
     if (this.drawn) this.stream.write(CLEAR_LINE);
     this.drawn = false;
-    if (line !== undefined) this.stream.write(`${this.redact(line)}\n`);
+    if (line !== undefined) this.stream.write(`${this.shown(line)}\n`);
+  }
+
+  private shown(text: string): string {
+    return this.redact(oneLine(text).text);
   }
 
   private draw(): void {
@@ -65,6 +71,6 @@ export class Progress {
     if (!this.drawn && elapsed < SHOW_AFTER_MS) return;
     this.drawn = true;
     this.frame = (this.frame + 1) % FRAMES.length;
-    this.stream.write(`${CLEAR_LINE}${FRAMES[this.frame]} ${this.redact(this.text)} (${Math.floor(elapsed / 1000)} s)`);
+    this.stream.write(`${CLEAR_LINE}${FRAMES[this.frame]} ${this.shown(this.text)} (${Math.floor(elapsed / 1000)} s)`);
   }
 }

@@ -27,4 +27,4 @@ export {
   type NameComparison,
   type NameLikeness,
 } from './names';
-export { excerptAt, quoteForMessage } from './display';
+export { escapeForDisplay, excerptAt, quoteForMessage, type DisplayOptions } from './display';

@@ -12,7 +12,7 @@ import {
 } from '@skillhub/installer';
 import type { CliContext } from '../cli-context';
 import { CliError, EXIT } from '../exit-codes';
-import { table } from '../format';
+import { table, tty } from '../format';
 
 export function consumerCommands(program: Command, ctx: CliContext): void {
   const { env, print, client, progress } = ctx;
@@ -51,7 +51,7 @@ export function consumerCommands(program: Command, ctx: CliContext): void {
       print(
         cmd,
         { ...shown, level: statement.level },
-        () => `installed ${author}/${name}@${result.version} in ${result.path} (verified offline)`,
+        () => tty`installed ${author}/${name}@${result.version} in ${result.path} (verified offline)`,
       );
     });
 
@@ -89,7 +89,8 @@ export function consumerCommands(program: Command, ctx: CliContext): void {
       print(
         cmd,
         { statement, revocations, warnings },
-        () => `verified ${statement.skill}@${statement.version} (${statement.level}, expires ${statement.expiresAt})`,
+        () =>
+          tty`verified ${statement.skill}@${statement.version} (${statement.level}, expires ${statement.expiresAt})`,
       );
     });
 

@@ -2,14 +2,20 @@
 import type { Command } from 'commander';
 import type { SkillListItem } from '@skillhub/hub-client';
 import { csv, parseRef, type CliContext } from '../cli-context';
-import { fields, table } from '../format';
+import { fields, lines, table, tty } from '../format';
+
+/** A description cut to a column, by characters (never inside a surrogate pair). */
+const cut = (text: string, max: number): string => {
+  const characters = [...text];
+  return characters.length > max ? `${characters.slice(0, max - 1).join('')}…` : text;
+};
 
 export function discoveryCommands(program: Command, ctx: CliContext): void {
   const { paint, print, client, statusColour } = ctx;
 
   const list = (cmd: Command, value: { items: SkillListItem[]; total: number }) =>
     print(cmd, value, () =>
-      [
+      lines(
         table(
           ['SKILL', 'VERSION', 'CERTIFIED', 'DOWNLOADS', 'DESCRIPTION'],
           value.items.map((s) => [
@@ -17,11 +23,11 @@ export function discoveryCommands(program: Command, ctx: CliContext): void {
             s.version,
             s.certified ? paint.green(s.certification_level) : 'no',
             String(s.downloads),
-            s.description.length > 60 ? `${s.description.slice(0, 59)}…` : s.description,
+            cut(s.description, 60),
           ]),
         ),
-        `${value.total} skill(s)`,
-      ].join('\n'),
+        tty`${value.total} skill(s)`,
+      ),
     );
 
   program
@@ -58,7 +64,7 @@ export function discoveryCommands(program: Command, ctx: CliContext): void {
       if (!version) {
         const skill = await hub.getSkill(author, name);
         return print(cmd, skill, () =>
-          [
+          lines(
             fields([
               ['skill', skill.id],
               ['latest', skill.latest ? skill.latest.version : '(none)'],
@@ -75,7 +81,7 @@ export function discoveryCommands(program: Command, ctx: CliContext): void {
                 x.published_at,
               ]),
             ),
-          ].join('\n'),
+          ),
         );
       }
       const v = await hub.getVersion(author, name, version);
@@ -84,8 +90,8 @@ export function discoveryCommands(program: Command, ctx: CliContext): void {
           ['id', v.id],
           ['description', v.description],
           ['format', v.format],
-          ['status', statusColour(v.status) + (v.status_message ? ` (${v.status_message})` : '')],
-          ['certification', `${statusColour(v.certification.status)} (${v.certification.level})`],
+          ['status', v.status_message ? tty`${statusColour(v.status)} (${v.status_message})` : statusColour(v.status)],
+          ['certification', tty`${statusColour(v.certification.status)} (${v.certification.level})`],
           ['capabilities', v.capabilities.join(', ') || '-'],
           ['bundle', `${v.bundle_sha256} (${v.bundle_size} bytes)`],
           ['published', v.published_at],
@@ -99,7 +105,7 @@ export function discoveryCommands(program: Command, ctx: CliContext): void {
     .action(async (_o, cmd: Command) => {
       const stats = await client(cmd).stats();
       print(cmd, stats, () =>
-        [
+        lines(
           fields([
             ['skills', String(stats.total_skills)],
             ['certified', String(stats.certified_count)],
@@ -109,7 +115,7 @@ export function discoveryCommands(program: Command, ctx: CliContext): void {
             ['CATEGORY', 'SKILLS'],
             Object.entries(stats.by_category).map(([k, n]) => [k, String(n)]),
           ),
-        ].join('\n'),
+        ),
       );
     });
 
@@ -126,7 +132,7 @@ export function discoveryCommands(program: Command, ctx: CliContext): void {
       const html = `<a href="${page}"><img src="${url}" alt="Skill Hub: ${author}/${name}"></a>`;
       print(cmd, { status: cert.status, level: cert.level, badge_url: url, markdown, html }, () =>
         fields([
-          ['status', `${statusColour(cert.status)} (${cert.level})`],
+          ['status', tty`${statusColour(cert.status)} (${cert.level})`],
           ['markdown', markdown],
           ['html', html],
         ]),

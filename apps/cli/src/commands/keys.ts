@@ -1,7 +1,7 @@
 /** The publisher's Ed25519 keys (C14): generate locally, register with a namespace, list, remove. */
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context';
-import { fields, table } from '../format';
+import { fields, lines, table, tty } from '../format';
 import { generateKeyFiles, keysDir, readPublicKey } from '../key-files';
 
 export function keysCommands(program: Command, ctx: CliContext): void {
@@ -16,16 +16,16 @@ export function keysCommands(program: Command, ctx: CliContext): void {
     .action((o: { name: string; dir?: string }, cmd: Command) => {
       const key = generateKeyFiles(o.dir ?? keysDir(env), o.name);
       print(cmd, { key_id: key.keyId, private_key: key.privateKey, public_key: key.publicKey }, () =>
-        [
+        lines(
           fields([
             ['key', key.keyId],
             ['private key', `${key.privateKey} (keep it secret)`],
             ['public key', key.publicKey],
           ]),
           '',
-          `next: skillhub keys register --namespace <slug> ${key.publicKey}`,
-          `then: skillhub sign <dir> --key ${key.privateKey}`,
-        ].join('\n'),
+          tty`next: skillhub keys register --namespace <slug> ${key.publicKey}`,
+          tty`then: skillhub sign <dir> --key ${key.privateKey}`,
+        ),
       );
     });
   keys
@@ -36,7 +36,7 @@ export function keysCommands(program: Command, ctx: CliContext): void {
     .action(async (file: string, o: { namespace: string; name?: string }, cmd: Command) => {
       const { pem } = readPublicKey(file);
       const key = await client(cmd, true).registerPublisherKey(o.namespace, pem, o.name);
-      print(cmd, key, () => `registered ${key.key_id} with ${o.namespace}: its versions must now be signed`);
+      print(cmd, key, () => tty`registered ${key.key_id} with ${o.namespace}: its versions must now be signed`);
     });
   keys
     .command('list')
@@ -45,8 +45,8 @@ export function keysCommands(program: Command, ctx: CliContext): void {
     .action(async (o: { namespace: string }, cmd: Command) => {
       const listed = await client(cmd).publisherKeys(o.namespace);
       print(cmd, listed, () =>
-        [
-          `signatures required: ${listed.signatures_required ? paint.green('yes') : 'no'}`,
+        lines(
+          tty`signatures required: ${listed.signatures_required ? paint.green('yes') : 'no'}`,
           table(
             ['KEY', 'NAME', 'REGISTERED', 'REMOVED'],
             listed.keys.map((k) => [
@@ -56,7 +56,7 @@ export function keysCommands(program: Command, ctx: CliContext): void {
               k.removed_at ? paint.red(k.removed_at) : '-',
             ]),
           ),
-        ].join('\n'),
+        ),
       );
     });
   keys
@@ -65,6 +65,6 @@ export function keysCommands(program: Command, ctx: CliContext): void {
     .requiredOption('--namespace <slug>', 'the namespace')
     .action(async (id: string, o: { namespace: string }, cmd: Command) => {
       const key = await client(cmd, true).removePublisherKey(o.namespace, id);
-      print(cmd, key, () => `removed ${key.key_id} from ${o.namespace}`);
+      print(cmd, key, () => tty`removed ${key.key_id} from ${o.namespace}`);
     });
 }

@@ -7,10 +7,11 @@ import { PUBLISHER_SIGNATURE_FILE } from '@skillhub/signing';
 import { KAZMA_MANIFEST_FILE } from '@skillhub/skill-formats';
 import type { CliContext } from '../cli-context';
 import { CliError, EXIT } from '../exit-codes';
-import { fields, table } from '../format';
+import { fields, lines, tty } from '../format';
 import { keysDir, localPublicKeys, readPrivateKey, trustedKeyFile } from '../key-files';
 import { checkDir, signDir, signDirWithKey, validateDir } from '../local-skill';
 import { packDir } from '../pack-dir';
+import { findingsTable, requirementsTable } from '../report-tables';
 
 export function localCommands(program: Command, ctx: CliContext): void {
   const { env, paint, print, statusColour } = ctx;
@@ -30,12 +31,12 @@ export function localCommands(program: Command, ctx: CliContext): void {
           problems: result.problems,
         },
         () =>
-          [
+          lines(
             result.valid
-              ? `${paint.green('valid')}: ${result.skill!.namespace}/${result.skill!.name}@${result.skill!.version} (${result.skill!.format})`
+              ? tty`${paint.green('valid')}: ${result.skill!.namespace}/${result.skill!.name}@${result.skill!.version} (${result.skill!.format})`
               : paint.red('invalid'),
-            ...result.problems.map((p) => `  ${p.severity ?? 'error'}: ${p.path ? `${p.path}: ` : ''}${p.message}`),
-          ].join('\n'),
+            ...result.problems.map((p) => tty`  ${p.severity ?? 'error'}: ${p.path ? `${p.path}: ` : ''}${p.message}`),
+          ),
       );
       if (!result.valid) throw new CliError('the skill is not valid', EXIT.refused, 'Fix the errors listed above.');
     });
@@ -91,7 +92,7 @@ export function localCommands(program: Command, ctx: CliContext): void {
       const file = resolve(o.output ?? `${basename(resolve(dir))}.tar.gz`);
       writeFileSync(file, bytes);
       const sha256 = createHash('sha256').update(bytes).digest('hex');
-      print(cmd, { file, size: bytes.length, sha256 }, () => `${file}\n${bytes.length} bytes, sha256 ${sha256}`);
+      print(cmd, { file, size: bytes.length, sha256 }, () => lines(file, tty`${bytes.length} bytes, sha256 ${sha256}`));
     });
 
   program
@@ -116,27 +117,14 @@ export function localCommands(program: Command, ctx: CliContext): void {
       });
       const { report } = result;
       print(cmd, { ...result, local: true }, () =>
-        [
-          `${statusColour(report.status)} (level ${report.level}, score ${report.score}) — local check`,
-          `package probes: not run locally (${result.packages} package(s)); the hub probes npm and PyPI`,
+        lines(
+          tty`${statusColour(report.status)} (level ${report.level}, score ${report.score}) — local check`,
+          tty`package probes: not run locally (${result.packages} package(s)); the hub probes npm and PyPI`,
           '',
-          table(
-            ['REQUIREMENT', 'MET'],
-            Object.entries(report.requirementsMet).map(([k, met]) => [k, met ? paint.green('yes') : paint.red('no')]),
-          ),
+          requirementsTable(report.requirementsMet, paint),
           '',
-          table(
-            ['SEVERITY', 'RULE', 'WHERE', 'MESSAGE'],
-            report.findings
-              .filter((f) => f.severity !== 'info')
-              .map((f) => [
-                f.severity,
-                f.rule,
-                f.file ? `${f.file}${f.line ? `:${f.line}` : ''}` : '-',
-                `${f.message} — ${f.fixHint}`,
-              ]),
-          ),
-        ].join('\n'),
+          findingsTable(report.findings),
+        ),
       );
       if (report.status !== 'certified') {
         throw new CliError(`would not certify: ${report.status}`, EXIT.refused, 'Fix the findings listed above.');

@@ -1,16 +1,19 @@
-/** Publishing and managing versions: publish [--wait], submit/status (Kazma's names), yank, deprecate, revoke. */
+/** Publishing and managing versions: publish [--wait], status, submit (Kazma's names), yank, deprecate, revoke. */
 import type { Command } from 'commander';
 import type { HubClient } from '@skillhub/hub-client';
 import { parseRef, type CliContext } from '../cli-context';
 import { CliError, EXIT } from '../exit-codes';
-import { fields, table } from '../format';
+import { fields, lines, tty } from '../format';
 import { packDir } from '../pack-dir';
 import { validateDir } from '../local-skill';
+import { findingsTable, reportFindings, requirementsTable } from '../report-tables';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** What `submit` answers, as Kazma's `hub status` takes it; anything else is a skill reference. */
+const SUBMISSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function publishingCommands(program: Command, ctx: CliContext): void {
-  const { print, client, statusColour, progress } = ctx;
+  const { paint, print, client, statusColour, progress } = ctx;
 
   const awaitVerdict = async (
     cmd: Command,
@@ -29,7 +32,7 @@ export function publishingCommands(program: Command, ctx: CliContext): void {
         throw new CliError(
           `no verdict after ${timeoutS} s (still pending)`,
           EXIT.other,
-          `Check later: skillhub badge ${author}/${name}@${version}`,
+          `Check later: skillhub status ${author}/${name}@${version}`,
         );
       }
       await sleep(500);
@@ -58,25 +61,22 @@ export function publishingCommands(program: Command, ctx: CliContext): void {
           cmd,
           published,
           () =>
-            `${published.created ? 'published' : 'already published'}: ${r.id} (certification ${statusColour(r.certification.status)})`,
+            tty`${published.created ? 'published' : 'already published'}: ${r.id} (certification ${statusColour(r.certification.status)})`,
         );
       }
       progress.done(`${published.created ? 'published' : 'already published'}: ${r.id}`);
       const cert = await awaitVerdict(cmd, hub, r.author, r.name, r.version, timeoutS);
       print(cmd, { ...published, certification: cert }, () =>
-        [
-          `${r.id}: ${statusColour(cert.status)} (level ${cert.level})`,
-          table(
-            ['REQUIREMENT', 'MET'],
-            Object.entries(cert.requirements_met).map(([k, met]) => [k, met ? 'yes' : 'no']),
-          ),
-        ].join('\n'),
+        lines(
+          tty`${r.id}: ${statusColour(cert.status)} (level ${cert.level})`,
+          requirementsTable(cert.requirements_met, paint),
+        ),
       );
       if (cert.status !== 'certified') {
         throw new CliError(
           `${r.id} was not certified: ${cert.status}`,
           EXIT.refused,
-          `See the report: skillhub status or the hub's certification route.`,
+          `See the findings: skillhub status ${r.author}/${r.name}@${r.version}`,
         );
       }
     });
@@ -106,19 +106,40 @@ export function publishingCommands(program: Command, ctx: CliContext): void {
     });
 
   program
-    .command('status <submissionId>')
-    .description("Kazma's `hub status`: a submission and its certification")
-    .action(async (id: string, _o, cmd: Command) => {
+    .command('status <ref>')
+    .description(
+      "a version's certification and its findings (author/name@version, or author/name for the listed one); " +
+        "with a submission id, Kazma's `hub status`",
+    )
+    .action(async (ref: string, _o, cmd: Command) => {
       const hub = client(cmd);
-      const submission = await hub.getSubmission(id);
-      const cert = await hub.submissionCertification(id);
-      print(cmd, { ...submission, certification: cert }, () =>
-        fields([
-          ['submission', submission.submission_id],
-          ['skill', submission.skill_id],
-          ['status', submission.status],
-          ['certification', `${statusColour(cert.status)} (${cert.level})`],
-        ]),
+      if (SUBMISSION_ID.test(ref)) {
+        const submission = await hub.getSubmission(ref);
+        const cert = await hub.submissionCertification(ref);
+        return print(cmd, { ...submission, certification: cert }, () =>
+          fields([
+            ['submission', submission.submission_id],
+            ['skill', submission.skill_id],
+            ['status', submission.status],
+            ['certification', tty`${statusColour(cert.status)} (${cert.level})`],
+          ]),
+        );
+      }
+      const { author, name, version } = parseRef(ref);
+      const cert = await hub.certification(author, name, version);
+      print(cmd, cert, () =>
+        lines(
+          fields([
+            ['skill', cert.skill_id],
+            ['certification', tty`${statusColour(cert.status)} (level ${cert.level})`],
+            ['issued', cert.issued_at ?? '-'],
+            ['expires', cert.expires_at ?? '-'],
+          ]),
+          '',
+          requirementsTable(cert.requirements_met, paint),
+          '',
+          findingsTable(reportFindings(cert.report)),
+        ),
       );
     });
 
@@ -133,7 +154,11 @@ export function publishingCommands(program: Command, ctx: CliContext): void {
           status: status === 'yank' ? 'yanked' : 'deprecated',
           message: o.message,
         });
-        print(cmd, v, () => `${v.id}: ${statusColour(v.status)}${v.status_message ? ` (${v.status_message})` : ''}`);
+        print(cmd, v, () =>
+          v.status_message
+            ? tty`${v.id}: ${statusColour(v.status)} (${v.status_message})`
+            : tty`${v.id}: ${statusColour(v.status)}`,
+        );
       });
   }
 
@@ -144,6 +169,6 @@ export function publishingCommands(program: Command, ctx: CliContext): void {
     .action(async (ref: string, o, cmd: Command) => {
       const { author, name, version } = parseRef(ref, true);
       const entry = await client(cmd, true).revoke(author, name, version!, o.reason);
-      print(cmd, entry, () => `revoked ${author}/${name}@${version}`);
+      print(cmd, entry, () => tty`revoked ${author}/${name}@${version!}`);
     });
 }

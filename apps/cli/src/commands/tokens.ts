@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { TokenScope } from '@skillhub/hub-client';
 import { csv, type CliContext } from '../cli-context';
-import { fields, table } from '../format';
+import { fields, table, tty } from '../format';
 
 export function tokensCommands(program: Command, ctx: CliContext): void {
   const { print, client } = ctx;
@@ -31,7 +31,7 @@ export function tokensCommands(program: Command, ctx: CliContext): void {
           ['scopes', created.scopes.join(',')],
           ['namespace', created.namespace ?? '-'],
           ['expires', created.expires_at ?? 'never'],
-          ['token', `${created.token}   (shown once: store it now)`],
+          ['token', tty`${created.token}   (shown once: store it now)`],
         ]),
       );
     });
@@ -60,6 +60,6 @@ export function tokensCommands(program: Command, ctx: CliContext): void {
     .description('revoke a token')
     .action(async (id: string, _o, cmd: Command) => {
       const t = await client(cmd, true).revokeToken(id);
-      print(cmd, t, () => `revoked ${t.id}`);
+      print(cmd, t, () => tty`revoked ${t.id}`);
     });
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource, type EntityManager, type FindOptionsWhere } from 'typeorm';
 import { Namespace, Publisher, PublisherToken, type TokenScope } from '@skillhub/registry';
-import { ForbiddenError } from '../auth/auth.errors';
+import { ForbiddenError, InvalidTokenError } from '../auth/auth.errors';
 import type { Principal } from '../auth/principal';
 import { displayPrefix, generateTokenSecret, hashToken } from '../auth/token-secret';
 import type { CreateTokenRequestDto } from './dto/create-token.request.dto';
@@ -18,15 +18,18 @@ export class TokensService {
   /**
    * The operator mints tokens for any namespace (creating and claiming it for a new
    * publisher when it is unknown) or publisher; a publisher's token with the
-   * `tokens` scope mints tokens for its own publisher, never wider than itself.
+   * `tokens` scope mints tokens for its own publisher, never wider than itself and never
+   * outliving itself: the child's expiry is capped at its parent's.
    */
   create(principal: Principal, dto: CreateTokenRequestDto): Promise<CreatedTokenResponseDto> {
     return this.dataSource.transaction(async (m) => {
       const scopes = [...new Set<TokenScope>(dto.scopes ?? ['publish'])];
+      const parent = principal.kind === 'admin' ? null : await this.lockLiveParent(m, principal.tokenId);
       const { publisher, namespace } =
         principal.kind === 'admin'
           ? await this.ownerForAdmin(m, dto)
           : await this.ownerForPublisher(m, principal, dto, scopes);
+      const asked = new Date(Date.now() + (dto.expires_in_days ?? DEFAULT_LIFETIME_DAYS) * DAY_MS);
       const secret = generateTokenSecret();
       const token = m.create(PublisherToken, {
         publisherId: publisher.id,
@@ -35,7 +38,8 @@ export class TokensService {
         tokenHash: hashToken(secret),
         scopes,
         namespaceId: namespace?.id ?? null,
-        expiresAt: new Date(Date.now() + (dto.expires_in_days ?? DEFAULT_LIFETIME_DAYS) * DAY_MS),
+        parentId: parent?.id ?? null,
+        expiresAt: parent?.expiresAt && parent.expiresAt < asked ? parent.expiresAt : asked,
         revokedAt: null,
         lastUsedAt: null,
       });
@@ -46,9 +50,10 @@ export class TokensService {
     });
   }
 
+  /** The operator sees every token; a publisher's token its publisher's, or only its namespace's when bound to one. */
   async list(principal: Principal): Promise<TokenResponseDto[]> {
     const tokens = await this.dataSource.getRepository(PublisherToken).find({
-      where: principal.kind === 'admin' ? {} : { publisherId: principal.publisherId },
+      where: principal.kind === 'admin' ? {} : visibleTo(principal),
       relations: { namespace: true, publisher: true },
       order: { createdAt: 'DESC' },
       take: 1000,
@@ -56,7 +61,10 @@ export class TokensService {
     return tokens.map((t) => TokenResponseDto.from(t));
   }
 
-  /** Revokes a token: the operator any, a token itself, a `tokens`-scoped token its publisher's. */
+  /**
+   * Revokes a token and every token it made, transitively: the operator any, a token itself, a
+   * `tokens`-scoped token those it can see (its publisher's, or its namespace's when bound to one).
+   */
   async revoke(principal: Principal, id: string): Promise<TokenResponseDto> {
     return this.dataSource.transaction(async (m) => {
       const token = await m.findOne(PublisherToken, {
@@ -68,14 +76,44 @@ export class TokensService {
         token &&
         (principal.kind === 'admin' ||
           principal.tokenId === id ||
-          (principal.publisherId === token.publisherId && principal.scopes.includes('tokens')));
+          (principal.scopes.includes('tokens') && isVisibleTo(token, principal)));
       if (!token || !allowed) throw new TokenNotFoundError(id);
-      if (!token.revokedAt) {
-        token.revokedAt = new Date();
-        await m.update(PublisherToken, token.id, { revokedAt: token.revokedAt });
-      }
+      token.revokedAt ??= new Date();
+      await m.update(PublisherToken, token.id, { revokedAt: token.revokedAt });
+      await this.revokeDescendants(m, token.id, token.revokedAt);
       return TokenResponseDto.from(token);
     });
+  }
+
+  /**
+   * The calling token, locked against a concurrent revocation: a token revoked (or expired) since
+   * it was authenticated makes nothing. The share lock makes `revoke` wait for this transaction,
+   * so the child it creates is seen, and revoked, by the revocation.
+   */
+  private async lockLiveParent(m: EntityManager, tokenId: string): Promise<PublisherToken> {
+    const parent = await m.findOne(PublisherToken, {
+      where: { id: tokenId },
+      lock: { mode: 'pessimistic_read', tables: ['publisher_tokens'] },
+    });
+    if (!parent || parent.revokedAt) throw new InvalidTokenError('revoked');
+    if (parent.expiresAt && parent.expiresAt.getTime() <= Date.now()) throw new InvalidTokenError('expired');
+    return parent;
+  }
+
+  /**
+   * One generation per statement, so each sees the rows committed before it: a child created
+   * while the revocation waited on its parent's lock is found by the next generation's query.
+   */
+  private async revokeDescendants(m: EntityManager, rootId: string, revokedAt: Date): Promise<void> {
+    let generation = [rootId];
+    while (generation.length) {
+      const [rows] = (await m.query(
+        `UPDATE "publisher_tokens" SET "revoked_at" = COALESCE("revoked_at", $2)
+         WHERE "parent_id" = ANY($1::uuid[]) RETURNING "id"`,
+        [generation, revokedAt],
+      )) as [Array<{ id: string }>, number];
+      generation = rows.map((row) => row.id);
+    }
   }
 
   private async ownerForAdmin(m: EntityManager, dto: CreateTokenRequestDto) {
@@ -101,7 +139,7 @@ export class TokensService {
 
   private async ownerForPublisher(
     m: EntityManager,
-    principal: Extract<Principal, { kind: 'token' }>,
+    principal: TokenPrincipal,
     dto: CreateTokenRequestDto,
     scopes: TokenScope[],
   ) {
@@ -127,3 +165,15 @@ export class TokensService {
     return m.findOneByOrFail(Publisher, { name });
   }
 }
+
+type TokenPrincipal = Extract<Principal, { kind: 'token' }>;
+
+/** The tokens a publisher's token may see: its publisher's, narrowed to its namespace when it is bound to one. */
+const visibleTo = (principal: TokenPrincipal): FindOptionsWhere<PublisherToken> =>
+  principal.namespaceId
+    ? { publisherId: principal.publisherId, namespaceId: principal.namespaceId }
+    : { publisherId: principal.publisherId };
+
+const isVisibleTo = (token: PublisherToken, principal: TokenPrincipal): boolean =>
+  token.publisherId === principal.publisherId &&
+  (!principal.namespaceId || token.namespaceId === principal.namespaceId);

@@ -30,6 +30,13 @@ describe('html', () => {
     expect(h`${null}${undefined}${false}${0}`.value).toBe('0');
   });
 
+  it('shows hidden characters instead of letting them act: RLO, escape sequences, zero-width', () => {
+    const out = h`<p>${'report\u202Efdp.exe \x1b[2J\x1b]0;owned\x07 a\u200Bb'}</p>`.value;
+    expect(out).toBe('<p>report\\u{202E}fdp.exe \\u{001B}[2J\\u{001B}]0;owned\\u{0007} a\\u{200B}b</p>');
+    for (const raw of ['\u202E', '\u200B', '\x1b', '\x07']) expect(out).not.toContain(raw);
+    expect(h`<p>${'Café ❤️\nnext line'}</p>`.value).toBe('<p>Café ❤️\nnext line</p>');
+  });
+
   it('does not trust a string that merely looks like markup', () => {
     const looksSafe = { value: '<script>' } as unknown as string;
     expect(html`${looksSafe}`.value).not.toContain('<script>');

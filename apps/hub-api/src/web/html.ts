@@ -1,8 +1,11 @@
 /**
  * The one way the web pages write HTML: `html` escapes every interpolated value unless it
- * is already a `SafeHtml` (made by `html` itself or, for trusted fragments, `raw()`).
+ * is already a `SafeHtml` (made by `html` itself or, for trusted fragments, `raw()`), and
+ * spells out the hidden characters in it (a right-to-left override shows as `\u{202E}`, an
+ * escape as `\u{001B}`), so a page shows what a publisher wrote instead of what it pretends.
  * Arrays are joined; null, undefined and false render nothing.
  */
+import { escapeForDisplay } from '@skillhub/text-analysis';
 
 const ESCAPES: Readonly<Record<string, string>> = {
   '&': '&amp;',
@@ -34,7 +37,7 @@ function render(value: HtmlValue): string {
   if (value === null || value === undefined || value === false) return '';
   if (value instanceof SafeHtml) return value.value;
   if (Array.isArray(value)) return value.map(render).join('');
-  return escapeHtml(String(value));
+  return escapeHtml(escapeForDisplay(String(value)));
 }
 
 export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): SafeHtml {

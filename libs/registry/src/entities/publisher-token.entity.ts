@@ -43,6 +43,18 @@ export class PublisherToken {
   @JoinColumn({ name: 'namespace_id' })
   namespace?: Namespace | null;
 
+  /**
+   * The token that created this one; null when the operator did. Its expiry caps this one's, and
+   * revoking it revokes this one (and, through it, everything this one made).
+   */
+  @Index('publisher_tokens_parent_id_idx')
+  @Column({ name: 'parent_id', type: 'uuid', nullable: true })
+  parentId: string | null;
+
+  @ManyToOne(() => PublisherToken, { onDelete: 'CASCADE', nullable: true })
+  @JoinColumn({ name: 'parent_id' })
+  parent?: PublisherToken | null;
+
   @Column({ name: 'expires_at', type: 'timestamptz', nullable: true })
   expiresAt: Date | null;
 

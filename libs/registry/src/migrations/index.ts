@@ -5,6 +5,7 @@ import { Certification1795978098213 } from './1795978098213-certification';
 import { PublisherKeys1795983259538 } from './1795983259538-publisher-keys';
 import { LogFrontier1795984665369 } from './1795984665369-log-frontier';
 import { LogNodes1795985052280 } from './1795985052280-log-nodes';
+import { TokenParents1796126991951 } from './1796126991951-token-parents';
 
 export const MIGRATIONS = [
   Init1795973621262,
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   PublisherKeys1795983259538,
   LogFrontier1795984665369,
   LogNodes1795985052280,
+  TokenParents1796126991951,
 ];
