@@ -6,14 +6,16 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { loadConfigOrExit } from '@skillhub/config';
+import { createLogger, loadConfigOrExit, nestLogger } from '@skillhub/config';
 import { AgentRuntimeModule } from './agent-runtime.module';
-import { StderrLogger } from './stderr-logger';
+
+/** Its log goes to stderr: stdout may carry the gateway's MCP stdio stream. */
+const STDERR = 2;
 
 async function bootstrap(): Promise<void> {
   const config = loadConfigOrExit();
   const app = await NestFactory.createApplicationContext(AgentRuntimeModule.forRoot(config), {
-    logger: new StderrLogger(),
+    logger: nestLogger(createLogger(config, { name: 'agent-runtime', fd: STDERR })),
   });
   app.enableShutdownHooks();
   new Logger('agent-runtime').log('ready');

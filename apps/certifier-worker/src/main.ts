@@ -6,7 +6,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { loadConfigOrExit } from '@skillhub/config';
+import { createLogger, loadConfigOrExit, nestLogger } from '@skillhub/config';
 import { CertifierWorkerModule } from './certifier-worker.module';
 
 async function bootstrap(): Promise<void> {
@@ -21,7 +21,9 @@ async function bootstrap(): Promise<void> {
     console.error("HUB_ENCRYPTION_KEY is required: it opens the signing key and the namespaces' Kazma secrets.");
     process.exit(1);
   }
-  const app = await NestFactory.createApplicationContext(CertifierWorkerModule.forRoot(config, config.DATABASE_URL));
+  const app = await NestFactory.createApplicationContext(CertifierWorkerModule.forRoot(config, config.DATABASE_URL), {
+    logger: nestLogger(createLogger(config, { name: 'certifier-worker' })),
+  });
   app.enableShutdownHooks();
   new Logger('certifier-worker').log('ready');
 }

@@ -1,15 +1,16 @@
 /** Builds the hub-api application (not yet listening); `main.ts` and the e2e tests share it. */
-import { ConsoleLogger, type INestApplication, type LogLevel } from '@nestjs/common';
+import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { json, raw } from 'express';
-import type { HubConfig } from '@skillhub/config';
+import { createLogger, type HubConfig, nestLogger } from '@skillhub/config';
+import { accessLog } from './common/access-log.middleware';
 import { answerClientErrors } from './common/client-errors';
 import { refuseDeepJson } from './common/json-depth';
 import { kazmaPathsMiddleware } from './common/kazma-paths.middleware';
 import { ProblemFilter } from './common/problem.filter';
-import { requestContextMiddleware } from './common/request-context';
+import { requestContextMiddleware, requestLogFields } from './common/request-context';
 import { bodyParserProblems, refuseMalformedPath } from './common/request-problems.middleware';
 import { StorableTextPipe } from './common/storable-text.pipe';
 import { mountQueueBoard } from './operations/queue-board';
@@ -24,20 +25,18 @@ export const BUNDLE_CONTENT_TYPES = [
   'application/x-tar+gzip',
 ];
 const JSON_BODY_LIMIT = '256kb';
-const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
 
 export async function createHubApp(config: HubConfig, database: DatabaseEndpoint): Promise<INestApplication> {
+  const logger = createLogger(config, { name: 'hub-api', context: requestLogFields });
   const app = await NestFactory.create<NestExpressApplication>(HubApiModule.forRoot(config, database), {
     bodyParser: false,
     abortOnError: false,
-    logger: new ConsoleLogger({
-      logLevels: LOG_LEVELS.slice(0, LOG_LEVELS.indexOf(config.LOG_LEVEL) + 1),
-      json: config.LOG_FORMAT === 'json',
-    }),
+    logger: nestLogger(logger),
   });
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
   app.use(requestContextMiddleware);
+  app.use(accessLog(logger));
   app.use(kazmaPathsMiddleware);
   app.use(refuseMalformedPath);
   app.use(json({ limit: JSON_BODY_LIMIT, verify: refuseDeepJson }));

@@ -23,7 +23,6 @@ async function bootstrap(): Promise<void> {
     console.error('HUB_ENCRYPTION_KEY is required with DATABASE_URL: 64 hex characters (e.g. `openssl rand -hex 32`).');
     process.exit(1);
   }
-  if (!config.HUB_ADMIN_TOKEN) logger.warn('HUB_ADMIN_TOKEN is unset: operator routes (creating tokens) are disabled.');
 
   const app = await createHubApp(
     config,
@@ -31,6 +30,8 @@ async function bootstrap(): Promise<void> {
       ? { url: embedded.url, embedded: true, stop: () => embedded.stop() }
       : { url: config.DATABASE_URL!, embedded: false },
   );
+  // After the app exists, so that this goes through its logger.
+  if (!config.HUB_ADMIN_TOKEN) logger.warn('HUB_ADMIN_TOKEN is unset: operator routes (creating tokens) are disabled.');
   await app.listen(config.PORT, config.HOST);
   const base =
     config.HUB_PUBLIC_URL ?? `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${config.PORT}`;

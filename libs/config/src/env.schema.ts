@@ -8,8 +8,11 @@ const positiveInt = z.coerce.number().int().positive();
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
-  /** `json`: one JSON object per line (for log shippers); `text`: Nest's coloured lines. */
-  LOG_FORMAT: z.enum(['text', 'json']).default('text'),
+  /**
+   * `json`: one JSON object per line, for log shippers (the default with NODE_ENV=production);
+   * `text`: one readable line per entry (the default otherwise), coloured only on a terminal.
+   */
+  LOG_FORMAT: z.enum(['text', 'json']).optional(),
 
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),

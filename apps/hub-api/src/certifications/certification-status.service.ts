@@ -3,10 +3,11 @@
  * with a certificate past its expiry shown as `expired` (level none).
  */
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, MoreThan } from 'typeorm';
 import { CERTIFICATION_POLICY_VERSION } from '@skillhub/certification';
 import { Certification, Submission } from '@skillhub/registry';
 import { kazmaSkillId } from '../skills/skill-ref';
+import { SkillNotFoundError } from '../skills/skills.errors';
 import { findVersion } from '../skills/version-lookup';
 import { SubmissionNotFoundError } from '../submissions/submissions.errors';
 import type { CertificationStatusDto } from './dto/certification-status.response.dto';
@@ -24,27 +25,57 @@ export class CertificationStatusService {
     return certificationStatus(kazmaSkillId(author, name, v.version), cert);
   }
 
+  /**
+   * As `forSkill`, but a skill only submitted so far (Kazma's `submit`, then `badge <author>/<name>`)
+   * answers with its newest live submission, quarantined at level none, rather than with a 404
+   * that Kazma would print as "No badge found".
+   */
+  async forSkillOrSubmission(author: string, name: string, version?: string): Promise<CertificationStatusDto> {
+    try {
+      return await this.forSkill(author, name, version);
+    } catch (err) {
+      if (!(err instanceof SkillNotFoundError)) throw err;
+      const submission = await this.dataSource.getRepository(Submission).findOne({
+        where: {
+          namespaceSlug: author,
+          name,
+          ...(version ? { version } : {}),
+          status: 'quarantined',
+          expiresAt: MoreThan(new Date()),
+        },
+        order: { createdAt: 'DESC' },
+      });
+      if (!submission) throw err;
+      return quarantined(submission);
+    }
+  }
+
   /** Kazma's `status <submission_id>`: quarantined until claimed, then the published version's. */
   async forSubmission(id: string): Promise<CertificationStatusDto> {
     const submission = await this.dataSource.getRepository(Submission).findOneBy({ id });
     if (!submission) throw new SubmissionNotFoundError(id);
-    const ref = kazmaSkillId(submission.namespaceSlug, submission.name, submission.version);
     if (submission.status === 'claimed') {
       return this.forSkill(submission.namespaceSlug, submission.name, submission.version);
     }
-    const expired = submission.expiresAt.getTime() <= Date.now();
-    const report = submission.report as { requirementsMet?: Record<string, boolean> } | null;
-    return {
-      skill_id: ref,
-      level: 'none',
-      issued_at: null,
-      expires_at: null,
-      requirements_met: report?.requirementsMet ?? {},
-      status: expired ? 'expired' : 'quarantined',
-      policy_version: null,
-      report: submission.report,
-    };
+    return quarantined(submission);
   }
+}
+
+/** A submission nobody claimed yet: no certificate, only the manifest checks the certifier ran. */
+function quarantined(submission: Submission): CertificationStatusDto {
+  const ref = kazmaSkillId(submission.namespaceSlug, submission.name, submission.version);
+  const expired = submission.expiresAt.getTime() <= Date.now();
+  const report = submission.report as { requirementsMet?: Record<string, boolean> } | null;
+  return {
+    skill_id: ref,
+    level: 'none',
+    issued_at: null,
+    expires_at: null,
+    requirements_met: report?.requirementsMet ?? {},
+    status: expired ? 'expired' : 'quarantined',
+    policy_version: null,
+    report: submission.report,
+  };
 }
 
 export function certificationStatus(skillId: string, cert: Certification | null): CertificationStatusDto {

@@ -14,21 +14,27 @@ export class CertificationsController {
   constructor(private readonly status: CertificationStatusService) {}
 
   @Get('skills/:author/:name/versions/:version/certification')
-  @ApiOperation({ summary: "A version's certification: Kazma's fields, the state and the full report" })
+  @ApiOperation({
+    summary:
+      "A version's certification: Kazma's fields, the state and the full report (a version only submitted: quarantined)",
+  })
   @ApiOkResponse({ type: CertificationStatusDto })
   forVersion(
     @Param('author') author: string,
     @Param('name') name: string,
     @Param('version') version: string,
   ): Promise<CertificationStatusDto> {
-    return this.status.forSkill(author, name, version);
+    return this.status.forSkillOrSubmission(author, name, version);
   }
 
   @Get('skills/:author/:name/certification')
-  @ApiOperation({ summary: "The listed version's certification (Kazma's `badge <author>/<name>`)" })
+  @ApiOperation({
+    summary:
+      "The listed version's certification (Kazma's `badge <author>/<name>`); a skill only submitted: quarantined",
+  })
   @ApiOkResponse({ type: CertificationStatusDto })
   forSkill(@Param('author') author: string, @Param('name') name: string): Promise<CertificationStatusDto> {
-    return this.status.forSkill(author, name);
+    return this.status.forSkillOrSubmission(author, name);
   }
 
   @Get('submissions/:id/certification')

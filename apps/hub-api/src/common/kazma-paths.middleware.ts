@@ -1,21 +1,31 @@
 /**
- * Kazma names a skill `kazma-hub://<author>/<name>[@<version>]` and sends that id
- * literally inside the path; its `status` sends a submission id in the same place.
- * This rewrites such paths (raw or percent-encoded) onto the hub's own routes before
- * routing, so each is answered by one handler.
+ * Kazma names a skill `kazma-hub://<author>/<name>[@<version>]`, with the manifest's raw author
+ * ("Kazma Team"), and sends that id literally inside the path, percent-encoded as Python's HTTP
+ * clients do (`kazma-hub://Kazma%20Team/calendar`); its `status` sends a submission id in the same
+ * place, and a `KAZMA_HUB_URL` ending in a slash makes every path start with `//`. This rewrites
+ * such paths onto the hub's own routes before routing, so each is answered by one handler.
  */
 import type { NextFunction, Request, Response } from 'express';
+import { NAMESPACE_SLUG_PATTERN, slugify } from '@skillhub/skill-formats';
 
 const PREFIX = '/api/v1/skills/';
+/** The author is free text up to the next slash (the name is kebab-case, so it ends the author). */
 const KAZMA_ID =
-  /^kazma-hub:\/\/([a-z0-9][a-z0-9-]{0,38})\/([a-z0-9][a-z0-9-]{0,63})(?:@([0-9A-Za-z.+-]{1,64}))?(\/download|\/certification)?\/?$/;
+  /^kazma-hub:\/\/([^/]{1,128})\/([a-z0-9][a-z0-9-]{0,63})(?:@([0-9A-Za-z.+-]{1,64}))?(\/download|\/certification)?\/?$/;
 const SUBMISSION_STATUS = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/certification$/i;
+/** A base URL with a trailing slash, joined to `/api/v1/…` by string concatenation. */
+const DOUBLED_LEADING_SLASHES = /^\/{2,}/;
 
 export function rewriteKazmaPath(url: string): string | null {
+  const collapsed = url.replace(DOUBLED_LEADING_SLASHES, '/');
+  return rewriteKazmaId(collapsed) ?? (collapsed === url ? null : collapsed);
+}
+
+function rewriteKazmaId(url: string): string | null {
   if (!url.startsWith(PREFIX)) return null;
   const q = url.indexOf('?');
   const rawPath = url.slice(PREFIX.length, q === -1 ? undefined : q);
-  if (rawPath.length > 300) return null;
+  if (rawPath.length > 400) return null;
   let path: string;
   try {
     path = decodeURIComponent(rawPath);
@@ -28,7 +38,10 @@ export function rewriteKazmaPath(url: string): string | null {
   const m = KAZMA_ID.exec(path);
   if (!m) return null;
   const [, author, name, version, suffix] = m;
-  const base = `${PREFIX}${author}/${name}${version ? `/versions/${encodeURIComponent(version)}` : ''}`;
+  // The namespace a Kazma manifest's author is published under (see the Kazma manifest parser).
+  const namespace = slugify(author!);
+  if (!NAMESPACE_SLUG_PATTERN.test(namespace)) return null;
+  const base = `${PREFIX}${namespace}/${name}${version ? `/versions/${encodeURIComponent(version)}` : ''}`;
   if (suffix === '/download') return version ? `${base}/bundle${query}` : null;
   return base + (suffix ?? '') + query;
 }

@@ -1,5 +1,20 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsObject, IsOptional, IsString, IsUrl, MaxLength } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { isURL, IsObject, IsOptional, IsString, MaxLength, ValidateBy } from 'class-validator';
+
+/** `git@github.com:acme/weather.git`: how git itself writes an SSH remote. */
+const SCP_LIKE_REMOTE = /^[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:[^\s:]\S*$/;
+
+const isSourceUrl = (value: unknown): boolean =>
+  typeof value === 'string' &&
+  (SCP_LIKE_REMOTE.test(value) ||
+    isURL(value, { protocols: ['http', 'https', 'git', 'ssh', 'git+https', 'git+ssh'], require_tld: false }));
+
+/**
+ * Kazma's CLI sends `""` for an option left out (`--source-url` defaults to it): that is no value,
+ * not an invalid one.
+ */
+const emptyAsAbsent = ({ value }: { value: unknown }): unknown => (value === '' ? undefined : value);
 
 /** Exactly what Kazma's `kazma hub submit` sends. */
 export class SubmitSkillRequestDto {
@@ -7,14 +22,22 @@ export class SubmitSkillRequestDto {
   @IsObject()
   manifest: Record<string, unknown>;
 
-  @ApiPropertyOptional({ description: 'Where the source lives.' })
+  @ApiPropertyOptional({
+    description:
+      'Where the source lives: a URL, or a git remote such as `git@github.com:acme/weather.git`. `""` is none.',
+  })
+  @Transform(emptyAsAbsent)
   @IsOptional()
   @IsString()
   @MaxLength(2048)
-  @IsUrl({ protocols: ['http', 'https', 'git', 'ssh'], require_tld: false }, { message: 'source_url must be a URL' })
+  @ValidateBy(
+    { name: 'isSourceUrl', validator: { validate: isSourceUrl } },
+    { message: 'source_url must be a URL or a git remote (user@host:path)' },
+  )
   source_url?: string;
 
-  @ApiPropertyOptional({ description: "The submitter's self-declared id (not authenticated)." })
+  @ApiPropertyOptional({ description: 'The submitter\'s self-declared id (not authenticated). `""` is none.' })
+  @Transform(emptyAsAbsent)
   @IsOptional()
   @IsString()
   @MaxLength(200)
