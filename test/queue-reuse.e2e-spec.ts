@@ -14,7 +14,7 @@ import request from 'supertest';
 import { loadConfig } from '@skillhub/config';
 import { FakeRegistries } from '@skillhub/package-probe/testing';
 import { CERTIFICATION_QUEUE } from '@skillhub/queue';
-import { startEmbeddedDatabase } from '@skillhub/registry';
+import { startEmbeddedDatabase } from '@skillhub/database';
 import { deleteRedisKeys, kazmaBundle, newTestRedisPrefix, testRedisUrl, uniqueName } from '@skillhub/testing';
 import { createHubApp } from '../apps/hub-api/src/create-hub-app';
 import { waitFor } from './support/private-redis';

@@ -22,7 +22,7 @@ const { withScratchDatabase } = require('../support/scratch-database');
 const dist = (p) => require(`../../dist/${p}`);
 const { createHubApp } = dist('apps/hub-api/src/create-hub-app');
 const { loadConfig } = dist('libs/config/src');
-const { buildDataSourceOptions } = dist('libs/registry/src');
+const { buildDataSourceOptions } = dist('libs/database/src');
 const { writeBundle, sha256Hex } = dist('libs/bundle/src');
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 200);

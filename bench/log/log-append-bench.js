@@ -16,7 +16,7 @@ const { withScratchDatabase } = require('../support/scratch-database');
 
 const dist = (p) => require(`../../dist/${p}`);
 const { loadConfig } = dist('libs/config/src');
-const { backfillLogNodes, buildDataSourceOptions } = dist('libs/registry/src');
+const { backfillLogNodes, buildDataSourceOptions } = dist('libs/database/src');
 const { frontierOf, frontierRoot, inclusionProof, leafHash, merkleRoot } = dist('libs/signing/src');
 const { SigningKeyService } = dist('libs/certifier/src/signing-key.service');
 const { TransparencyLog } = dist('libs/certifier/src/transparency-log.service');

@@ -12,7 +12,7 @@ const { withScratchDatabase } = require('../support/scratch-database');
 const dist = (p) => require(`../../dist/${p}`);
 const { createHubApp } = dist('apps/hub-api/src/create-hub-app');
 const { loadConfig } = dist('libs/config/src');
-const { startEmbeddedDatabase, buildDataSourceOptions } = dist('libs/registry/src');
+const { startEmbeddedDatabase, buildDataSourceOptions } = dist('libs/database/src');
 const { writeBundle } = dist('libs/bundle/src');
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 400);

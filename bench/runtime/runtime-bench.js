@@ -198,7 +198,7 @@ async function runtimeStartup(skills) {
   const { FakeRegistries, packedRegistryFixtures } = packageProbeTesting();
   const { createHubApp } = dist('apps/hub-api/src/create-hub-app');
   const { loadConfig } = dist('libs/config/src');
-  const { startEmbeddedDatabase } = dist('libs/registry/src');
+  const { startEmbeddedDatabase } = dist('libs/database/src');
   const { writeBundle } = dist('libs/bundle/src');
   const work = mkdtempSync(join(tmpdir(), 'skillhub-runtime-bench-'));
   const registries = await FakeRegistries.start(

@@ -15,7 +15,7 @@ const { SKILL_SEARCH_VECTOR_SQL, LISTED_VERSION_SQL, LISTED_VERSION_ORDER_SQL } 
   'apps/hub-api/src/skills/skill-sql',
 );
 const { loadConfig } = dist('libs/config/src');
-const { buildDataSourceOptions } = dist('libs/registry/src');
+const { buildDataSourceOptions } = dist('libs/database/src');
 
 const SKILLS = Number(process.env.BENCH_SKILLS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);

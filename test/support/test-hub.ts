@@ -13,7 +13,7 @@ import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { DataSource } from 'typeorm';
 import { type HubConfig, loadConfig } from '@skillhub/config';
-import { startEmbeddedDatabase } from '@skillhub/registry';
+import { startEmbeddedDatabase } from '@skillhub/database';
 import { createTestDatabase, deleteRedisKeys, newTestRedisPrefix, testRedisUrl } from '@skillhub/testing';
 import { CertifierWorkerModule } from '../../apps/certifier-worker/src/certifier-worker.module';
 import { createHubApp } from '../../apps/hub-api/src/create-hub-app';

@@ -2,7 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CertifierModule } from '@skillhub/certifier';
 import { ConfigModule, type HubConfig } from '@skillhub/config';
-import { buildDataSourceOptions } from '@skillhub/registry';
+import { buildDataSourceOptions } from '@skillhub/database';
 import { WorkerConnectionCheck } from './worker-connection-check.service';
 import { WorkerMetricsServer } from './worker-metrics.server';
 

@@ -2,7 +2,7 @@ import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CertifierModule } from '@skillhub/certifier';
 import { ConfigModule, type HubConfig } from '@skillhub/config';
-import { buildDataSourceOptions } from '@skillhub/registry';
+import { buildDataSourceOptions } from '@skillhub/database';
 import { AuthModule } from './auth/auth.module';
 import { BadgesModule } from './badges/badges.module';
 import { CertificationsModule } from './certifications/certifications.module';

@@ -2,7 +2,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { isEmbedded, loadConfigOrExit } from '@skillhub/config';
-import { startEmbeddedDatabase } from '@skillhub/registry';
+import { startEmbeddedDatabase } from '@skillhub/database';
 import { ensureDevSecret, newAdminToken, newEncryptionKey } from './dev-secrets';
 import { createHubApp } from './create-hub-app';
 

@@ -36,7 +36,7 @@ import {
   Skill,
   SkillVersion,
   Submission,
-} from '@skillhub/registry';
+} from '@skillhub/database';
 import { openSecret, publicKeyFromPem, signCertificate, type PinnedPackage } from '@skillhub/signing';
 import { parseKazmaManifestObject, type PackageRef } from '@skillhub/skill-formats';
 import { stringify } from 'yaml';

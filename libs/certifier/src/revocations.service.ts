@@ -6,7 +6,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { DomainError } from '@skillhub/errors';
-import { Certification, Revocation } from '@skillhub/registry';
+import { Certification, Revocation } from '@skillhub/database';
 import { canonicalJson } from '@skillhub/signing';
 import { TransparencyLog } from './transparency-log.service';
 

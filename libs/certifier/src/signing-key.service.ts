@@ -7,7 +7,7 @@ import type { KeyObject } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, IsNull, type EntityManager } from 'typeorm';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
-import { SigningKey } from '@skillhub/registry';
+import { SigningKey } from '@skillhub/database';
 import { generateHubKey, keyId, loadPrivateKey, openSecret, publicKeyFromPem, sealSecret } from '@skillhub/signing';
 import { encryptionKey } from './encryption-key';
 

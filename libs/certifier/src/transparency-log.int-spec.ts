@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '@skillhub/config';
-import { backfillLogNodes, buildDataSourceOptions } from '@skillhub/registry';
+import { backfillLogNodes, buildDataSourceOptions } from '@skillhub/database';
 import {
   leafHash,
   merkleRoot,

@@ -8,7 +8,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
 import { DomainError } from '@skillhub/errors';
-import { backfillLogNodes, LogCheckpoint, LogEntry, LogNode } from '@skillhub/registry';
+import { backfillLogNodes, LogCheckpoint, LogEntry, LogNode } from '@skillhub/database';
 import {
   consistencyProofFrom,
   frontierAppend,

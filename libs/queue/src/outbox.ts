@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { OutboxMessage } from '@skillhub/registry';
+import { OutboxMessage } from '@skillhub/database';
 import type { JobName, JobPayload, QueueName } from './queue.constants';
 
 /**

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { buildDataSourceOptions } from '@skillhub/registry';
+import { buildDataSourceOptions } from '@skillhub/database';
 import { assertTestDatabaseName, dropTestDatabase, withAdminClient } from './test-admin';
 import { TEST_DATABASE_PREFIX, testAdminDatabaseUrl, testRunId } from './test-env';
 

@@ -1,7 +1,7 @@
 import { type CanActivate, type ExecutionContext, Injectable, SetMetadata, createParamDecorator } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import type { TokenScope } from '@skillhub/registry';
+import type { TokenScope } from '@skillhub/database';
 import { AuthService } from './auth.service';
 import type { Principal } from './principal';
 import { ForbiddenError } from './auth.errors';

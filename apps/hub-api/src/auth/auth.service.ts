@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
-import { PublisherToken } from '@skillhub/registry';
+import { PublisherToken } from '@skillhub/database';
 import { AuthRequiredError, ForbiddenError, InvalidTokenError } from './auth.errors';
 import { hasScope, type Principal } from './principal';
 import { hashToken, secretsEqual } from './token-secret';
-import type { TokenScope } from '@skillhub/registry';
+import type { TokenScope } from '@skillhub/database';
 
 /** `last_used_at` is refreshed at most this often, so reads do not write on every request. */
 const LAST_USED_RESOLUTION_MS = 60_000;

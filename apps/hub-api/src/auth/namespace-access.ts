@@ -1,4 +1,4 @@
-import type { Namespace } from '@skillhub/registry';
+import type { Namespace } from '@skillhub/database';
 import { ForbiddenError } from './auth.errors';
 import type { Principal } from './principal';
 

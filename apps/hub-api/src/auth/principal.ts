@@ -1,4 +1,4 @@
-import type { TokenScope } from '@skillhub/registry';
+import type { TokenScope } from '@skillhub/database';
 
 /** Who is calling: the operator (HUB_ADMIN_TOKEN) or a publisher's token. */
 export type Principal =

@@ -1,5 +1,5 @@
 /** What a badge says for each certification state: fixed messages and colours, nothing a publisher wrote. */
-import type { CertificationLevel } from '@skillhub/registry';
+import type { CertificationLevel } from '@skillhub/database';
 import type { CertificationState } from '../certifications/dto/certification-status.response.dto';
 
 export const BADGE_STYLES = ['flat', 'flat-square', 'for-the-badge', 'plastic', 'social'] as const;

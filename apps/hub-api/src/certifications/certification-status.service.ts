@@ -5,7 +5,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, MoreThan } from 'typeorm';
 import { CERTIFICATION_POLICY_VERSION } from '@skillhub/certification';
-import { Certification, Submission } from '@skillhub/registry';
+import { Certification, Submission } from '@skillhub/database';
 import { kazmaSkillId } from '../skills/skill-ref';
 import { SkillNotFoundError } from '../skills/skills.errors';
 import { findVersion } from '../skills/version-lookup';

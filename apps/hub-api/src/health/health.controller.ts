@@ -5,7 +5,7 @@ import type { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
 import { HUB_CONFIG, type HubConfig, isEmbedded } from '@skillhub/config';
 import { OutboxRelay, PRODUCER_REDIS } from '@skillhub/queue';
-import { OutboxMessage } from '@skillhub/registry';
+import { OutboxMessage } from '@skillhub/database';
 import { withTimeout } from '../common/with-timeout';
 import { HUB_VERSION } from '../hub-version';
 

@@ -6,7 +6,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { CERTIFICATION_POLICY_VERSION } from '@skillhub/certification';
-import type { CertificationLevel } from '@skillhub/registry';
+import type { CertificationLevel } from '@skillhub/database';
 import { type CursorColumn, type CursorValues, decodeCursor, encodeCursor, parseSearchQuery } from '@skillhub/search';
 import type { SkillFormat } from '@skillhub/skill-formats';
 import { DomainError } from '@skillhub/errors';

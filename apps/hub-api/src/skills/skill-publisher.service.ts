@@ -8,7 +8,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { CERTIFICATION_POLICY_VERSION } from '@skillhub/certification';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
 import { addToOutbox, CERTIFICATION_QUEUE, CERTIFY_JOB, OutboxRelay } from '@skillhub/queue';
-import { Blob, Certification, Namespace, Skill, SkillVersion } from '@skillhub/registry';
+import { Blob, Certification, Namespace, Skill, SkillVersion } from '@skillhub/database';
 import type { NormalizedSkill } from '@skillhub/skill-formats';
 import { assertCanActOn, canActOn } from '../auth/namespace-access';
 import type { Principal } from '../auth/principal';

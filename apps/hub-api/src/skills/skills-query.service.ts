@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import * as semver from 'semver';
 import { DataSource, In } from 'typeorm';
 import { CERTIFICATION_POLICY_VERSION } from '@skillhub/certification';
-import { Blob, Certification, Namespace, Skill, SkillVersion } from '@skillhub/registry';
+import { Blob, Certification, Namespace, Skill, SkillVersion } from '@skillhub/database';
 import { assertCanActOn } from '../auth/namespace-access';
 import type { Principal } from '../auth/principal';
 import type { UpdateVersionStatusRequestDto } from './dto/update-version-status.request.dto';

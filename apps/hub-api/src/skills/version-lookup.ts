@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { Namespace, Skill, SkillVersion } from '@skillhub/registry';
+import { Namespace, Skill, SkillVersion } from '@skillhub/database';
 import { SkillNotFoundError } from './skills.errors';
 import { kazmaSkillId } from './skill-ref';
 

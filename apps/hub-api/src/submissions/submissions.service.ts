@@ -11,7 +11,7 @@ import { writeBundle } from '@skillhub/bundle';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
 import type { Problem } from '@skillhub/errors';
 import { addToOutbox, CERTIFICATION_QUEUE, CERTIFY_SUBMISSION_JOB, OutboxRelay } from '@skillhub/queue';
-import { Submission } from '@skillhub/registry';
+import { Submission } from '@skillhub/database';
 import type { Principal } from '../auth/principal';
 import type { PublishResponseDto } from '../skills/dto/skill-version.response.dto';
 import { SkillInspector } from '../skills/skill-inspector.service';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager, type FindOptionsWhere } from 'typeorm';
-import { Namespace, Publisher, PublisherToken, type TokenScope } from '@skillhub/registry';
+import { Namespace, Publisher, PublisherToken, type TokenScope } from '@skillhub/database';
 import { ForbiddenError, InvalidTokenError } from '../auth/auth.errors';
 import type { Principal } from '../auth/principal';
 import { displayPrefix, generateTokenSecret, hashToken } from '../auth/token-secret';

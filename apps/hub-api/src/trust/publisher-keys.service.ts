@@ -7,7 +7,7 @@ import type { KeyObject } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource, IsNull } from 'typeorm';
 import { DomainError } from '@skillhub/errors';
-import { PublisherKey } from '@skillhub/registry';
+import { PublisherKey } from '@skillhub/database';
 import { keyId, publicKeyFromPem } from '@skillhub/signing';
 import { assertCanActOn } from '../auth/namespace-access';
 import type { Principal } from '../auth/principal';

@@ -9,7 +9,7 @@ import { CERTIFICATION_POLICY_VERSION } from '@skillhub/certification';
 import { encryptionKey, RevocationsService, SigningKeyService, TransparencyLog } from '@skillhub/certifier';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
 import { DomainError } from '@skillhub/errors';
-import { Certificate, Certification, LogCheckpoint, Namespace } from '@skillhub/registry';
+import { Certificate, Certification, LogCheckpoint, Namespace } from '@skillhub/database';
 import { canonicalJson, REVOCATIONS_PAYLOAD_TYPE, sealSecret, signEnvelope } from '@skillhub/signing';
 import { assertCanActOn } from '../auth/namespace-access';
 import type { Principal } from '../auth/principal';

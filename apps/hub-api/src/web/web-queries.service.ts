@@ -2,7 +2,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { CERTIFICATION_POLICY_VERSION } from '@skillhub/certification';
-import { Namespace } from '@skillhub/registry';
+import { Namespace } from '@skillhub/database';
 import type { RecentlyCertified } from './pages';
 
 @Injectable()

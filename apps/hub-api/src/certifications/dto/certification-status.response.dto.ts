@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { CERTIFICATION_LEVELS, type CertificationLevel } from '@skillhub/registry';
+import { CERTIFICATION_LEVELS, type CertificationLevel } from '@skillhub/database';
 
 export const CERTIFICATION_STATES = [
   'pending',

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { CERTIFICATION_LEVELS, type CertificationLevel } from '@skillhub/registry';
+import { CERTIFICATION_LEVELS, type CertificationLevel } from '@skillhub/database';
 import { SKILL_FORMATS, type SkillFormat } from '@skillhub/skill-formats';
 
 /** Kazma's list item (`id … downloads`) plus what a richer client shows. */

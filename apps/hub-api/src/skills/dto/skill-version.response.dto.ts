@@ -1,12 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { CERTIFICATION_LEVELS, CERTIFICATION_STATUSES, VERSION_STATUSES } from '@skillhub/registry';
+import { CERTIFICATION_LEVELS, CERTIFICATION_STATUSES, VERSION_STATUSES } from '@skillhub/database';
 import type {
   Certification,
   CertificationLevel,
   CertificationStatus,
   SkillVersion,
   VersionStatus,
-} from '@skillhub/registry';
+} from '@skillhub/database';
 import { SKILL_FORMATS, type SkillFormat } from '@skillhub/skill-formats';
 import { kazmaSkillId } from '../skill-ref';
 

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { VERSION_STATUSES, type VersionStatus } from '@skillhub/registry';
+import { VERSION_STATUSES, type VersionStatus } from '@skillhub/database';
 
 export class UpdateVersionStatusRequestDto {
   @ApiProperty({

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { SUBMISSION_STATUSES } from '@skillhub/registry';
+import { SUBMISSION_STATUSES } from '@skillhub/database';
 
 /** The fields Kazma's CLI reads after `submit`, plus what a human needs to claim it. */
 export class SubmitSkillResponseDto {

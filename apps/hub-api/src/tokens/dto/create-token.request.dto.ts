@@ -12,7 +12,7 @@ import {
   MaxLength,
   Min,
 } from 'class-validator';
-import { TOKEN_SCOPES, type TokenScope } from '@skillhub/registry';
+import { TOKEN_SCOPES, type TokenScope } from '@skillhub/database';
 
 export class CreateTokenRequestDto {
   @ApiPropertyOptional({

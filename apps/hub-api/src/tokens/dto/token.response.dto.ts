@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { TOKEN_SCOPES, type PublisherToken, type TokenScope } from '@skillhub/registry';
+import { TOKEN_SCOPES, type PublisherToken, type TokenScope } from '@skillhub/database';
 
 export class TokenResponseDto {
   @ApiProperty() id: string;
