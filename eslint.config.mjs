@@ -4,7 +4,7 @@ import jest from 'eslint-plugin-jest';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'coverage/**', 'node_modules/**', '.skillhub-data/**', 'test-artifacts/**'] },
+  { ignores: ['dist/**', 'dist-bench/**', 'coverage/**', 'node_modules/**', '.skillhub-data/**', 'test-artifacts/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
