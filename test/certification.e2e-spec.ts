@@ -9,7 +9,7 @@ import { stringify } from 'yaml';
 import { CERTIFICATION_POLICY_VERSION } from '@skillhub/certification';
 import { writeBundle } from '@skillhub/bundle';
 import { FakeRegistries } from '@skillhub/package-probe/testing';
-import { CertifySkillService, PolicyUpgrade } from '@skillhub/certifier';
+import { PolicyUpgrade, Reprober } from '@skillhub/certifier';
 import { CERTIFICATION_QUEUE, CERTIFY_JOB } from '@skillhub/queue';
 import {
   kazmaChecksum,
@@ -341,7 +341,7 @@ describe('certification', () => {
 
     registries.npm.script('/@acme%2fweather-mcp/1.2.3', [{ status: 404, json: { error: 'Not found' } }]);
     registries.npm.script('/@acme%2fweather-mcp', [{ status: 404, json: { error: 'Not found' } }]);
-    const certifier = hub.app.get(CertifySkillService);
+    const certifier = hub.app.get(Reprober);
     const result = await certifier.reprobe();
     expect(result.revoked).toBeGreaterThanOrEqual(1);
     expect((await verdict(name)).status).toBe('revoked');

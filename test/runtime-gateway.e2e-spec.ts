@@ -22,7 +22,7 @@ import { syntheticMcpServerScript } from '@skillhub/package-probe/testing';
 import { DEFAULT_SANDBOX_LIMITS } from '@skillhub/sandbox';
 import { Gateway } from '../apps/agent-runtime/src/gateway/gateway';
 import { serveGatewayHttp } from '../apps/agent-runtime/src/gateway/gateway-http';
-import { MemoryToolPins } from '../apps/agent-runtime/src/gateway/tool-pins';
+import { MemoryToolPins } from '../apps/agent-runtime/src/gateway/testing/memory-tool-pins';
 import { mcpServerConfigSchema } from '../apps/agent-runtime/src/mcp/mcp-server.config';
 import { operatorUpstream } from '../apps/agent-runtime/src/mcp/operator-connector';
 import type { PlannedSkillTool } from '../apps/agent-runtime/src/mcp/server-plan';

@@ -16,10 +16,10 @@ const { withScratchDatabase } = require('../support/scratch-database');
 
 const dist = (p) => require(`../../dist/${p}`);
 const { loadConfig } = dist('libs/config/src');
-const { backfillLogNodes, buildDataSourceOptions } = dist('libs/database/src');
+const { backfillLogNodes, buildDataSourceOptions, SigningKeyRepository, TransparencyLogRepository } =
+  dist('libs/database/src');
 const { frontierOf, frontierRoot, inclusionProof, leafHash, merkleRoot } = dist('libs/signing/src');
-const { SigningKeyService } = dist('libs/certifier/src/signing-key.service');
-const { TransparencyLog } = dist('libs/certifier/src/transparency-log.service');
+const { SigningKeyService, TransparencyLog } = dist('libs/trust/src');
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number);
 const APPENDS = Number(process.env.BENCH_APPENDS ?? 200);
@@ -34,7 +34,8 @@ async function measure(size) {
     await ds.initialize();
     try {
       const config = loadConfig({ HUB_ENCRYPTION_KEY: randomBytes(32).toString('hex'), HUB_LOG_ORIGIN: 'bench/log' });
-      const log = new TransparencyLog(ds, new SigningKeyService(ds, config), config);
+      const keys = new SigningKeyService(ds, new SigningKeyRepository(ds), config);
+      const log = new TransparencyLog(new TransparencyLogRepository(ds), keys, config);
       // The log's first `size` entries, as an append would have written them.
       await ds.query(
         `INSERT INTO log_entries (index, kind, leaf_data, leaf_hash, summary)

@@ -11,11 +11,9 @@ const { withScratchDatabase } = require('../support/scratch-database');
 
 const dist = (p) => require(`../../dist/${p}`);
 const { createHubApp } = dist('apps/hub-api/src/create-hub-app');
-const { SKILL_SEARCH_VECTOR_SQL, LISTED_VERSION_SQL, LISTED_VERSION_ORDER_SQL } = dist(
-  'apps/hub-api/src/skills/skill-sql',
-);
 const { loadConfig } = dist('libs/config/src');
-const { buildDataSourceOptions } = dist('libs/database/src');
+const { buildDataSourceOptions, SKILL_SEARCH_VECTOR_SQL, LISTED_VERSION_SQL, LISTED_VERSION_ORDER_SQL } =
+  dist('libs/database/src');
 
 const SKILLS = Number(process.env.BENCH_SKILLS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);

@@ -4,7 +4,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { readBundle, sha256Hex } from '@skillhub/bundle';
-import { CERTIFICATION_POLICY_VERSION, certify, type CertificationVerdict } from '@skillhub/certification';
+import {
+  CERTIFICATION_POLICY_VERSION,
+  certificationInputFor,
+  certify,
+  type CertificationVerdict,
+} from '@skillhub/certification';
 import { loadCodeAnalyzer } from '@skillhub/code-analysis';
 import type { Problem } from '@skillhub/errors';
 import {
@@ -158,26 +163,19 @@ export interface CheckResult {
 /** The certifier's checks on the folder as it would be packed, with no package probes and no live tool probe. */
 export async function checkDir(dir: string, options: CheckOptions): Promise<CheckResult> {
   const bundle = readBundle(packDir(dir));
-  const { skill, problems } = parseSkill(bundle.files, {
-    namespace: options.namespace ?? 'local',
-    version: options.version,
-    folderName: bundle.rootFolder ?? undefined,
-  });
-  const report = certify({
-    bundle,
-    skill,
-    parseProblems: problems,
-    namespace: { slug: skill?.namespace ?? options.namespace ?? 'local', ownerMatches: true },
-    kazmaSecrets: options.kazmaSecrets.filter((s) => s !== ''),
-    publisherKeys: options.publisherKeys ?? [],
-    publishedAt: options.now ?? new Date(),
-    probes: [],
-    liveServers: [],
-    analyzer: await loadCodeAnalyzer(),
-    popularNames: [],
-    policyVersion: CERTIFICATION_POLICY_VERSION,
-    now: options.now ?? new Date(),
-  });
-  const packages = skill?.mcpServers.reduce((n, s) => n + s.packages.length, 0) ?? 0;
+  const namespace = options.namespace ?? 'local';
+  const parsed = parseSkill(bundle.files, { namespace, version: options.version, folderName: bundle.rootFolder });
+  const report = certify(
+    certificationInputFor(bundle, parsed, {
+      // Judged under the namespace it will be published in: a Kazma skill's author names it.
+      namespace: { slug: parsed.skill?.namespace ?? namespace, ownerMatches: true },
+      kazmaSecrets: options.kazmaSecrets.filter((s) => s !== ''),
+      publisherKeys: options.publisherKeys,
+      analyzer: await loadCodeAnalyzer(),
+      policyVersion: CERTIFICATION_POLICY_VERSION,
+      now: options.now ?? new Date(),
+    }),
+  );
+  const packages = parsed.skill?.mcpServers.reduce((n, s) => n + s.packages.length, 0) ?? 0;
   return { report, packageProbes: 'not-run', packages };
 }

@@ -2,9 +2,10 @@
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import { json, raw } from 'express';
 import { createLogger, type HubConfig, nestLogger } from '@skillhub/config';
+import { createApiDocument } from './api-document';
 import { accessLog } from './common/access-log.middleware';
 import { answerClientErrors } from './common/client-errors';
 import { refuseDeepJson } from './common/json-depth';
@@ -16,7 +17,6 @@ import { StorableTextPipe } from './common/storable-text.pipe';
 import { mountQueueBoard } from './operations/queue-board';
 import { createValidationPipe } from './common/validation.pipe';
 import { type DatabaseEndpoint, HubApiModule } from './hub-api.module';
-import { HUB_VERSION } from './hub-version';
 
 export const BUNDLE_CONTENT_TYPES = [
   'application/gzip',
@@ -50,22 +50,7 @@ export async function createHubApp(config: HubConfig, database: DatabaseEndpoint
   app.useGlobalFilters(new ProblemFilter());
   app.enableShutdownHooks();
 
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Skill Hub')
-      .setDescription(
-        'Registry of agent skills and MCP servers, with explained and signed certification. Errors are RFC 9457 problem documents.',
-      )
-      .setVersion(HUB_VERSION)
-      .addBearerAuth({
-        type: 'http',
-        scheme: 'bearer',
-        description: 'A publisher token (shp_…) or the operator token.',
-      })
-      .build(),
-  );
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
+  SwaggerModule.setup('docs', app, createApiDocument(app), { jsonDocumentUrl: 'docs-json' });
   const close = app.close.bind(app);
   app.close = async () => {
     await board.close();

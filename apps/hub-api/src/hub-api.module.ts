@@ -2,7 +2,8 @@ import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CertifierModule } from '@skillhub/certifier';
 import { ConfigModule, type HubConfig } from '@skillhub/config';
-import { buildDataSourceOptions } from '@skillhub/database';
+import { buildDataSourceOptions, DatabaseModule } from '@skillhub/database';
+import { HubTrustModule } from '@skillhub/trust';
 import { AuthModule } from './auth/auth.module';
 import { BadgesModule } from './badges/badges.module';
 import { CertificationsModule } from './certifications/certifications.module';
@@ -52,6 +53,8 @@ export class HubApiModule implements OnApplicationShutdown {
           }),
           retryAttempts: 3,
         }),
+        DatabaseModule,
+        HubTrustModule,
         AuthModule,
         HealthModule,
         TokensModule,

@@ -1,4 +1,4 @@
-/** The errors `readBundle` and `writeBundle` throw; the HTTP layer maps their codes to statuses. */
+/** The errors `readBundle` and `writeBundle` throw, each of a kind (the HTTP layer's status). */
 import { DomainError, type Problem } from '@skillhub/errors';
 import type { BundleLimits } from './bundle.types';
 
@@ -17,14 +17,14 @@ export class BundleTooLargeError extends DomainError {
     readonly limit: keyof BundleLimits,
     readonly max: number,
   ) {
-    super(BUNDLE_TOO_LARGE, message, [], { limit, max });
+    super('too-large', BUNDLE_TOO_LARGE, message, [], { limit, max });
   }
 }
 
 /** Carries every problem found, so a publisher can fix them all in one round. */
 export class BundleInvalidError extends DomainError {
   constructor(problems: readonly Problem[]) {
-    super(BUNDLE_INVALID, summarize(problems), problems);
+    super('invalid', BUNDLE_INVALID, summarize(problems), problems);
   }
 }
 

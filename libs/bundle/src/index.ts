@@ -8,4 +8,4 @@ export {
 } from './bundle.errors';
 export { readBundle } from './read-bundle';
 export { writeBundle, type WriteBundleOptions } from './write-bundle';
-export { sha256Hex } from './sha256-hex';
+export { sha256, sha256Hex } from './digest';

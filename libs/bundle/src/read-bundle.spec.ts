@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Problem } from '@skillhub/errors';
 import { BundleInvalidError, BundleTooLargeError } from './bundle.errors';
 import { readBundle } from './read-bundle';
-import { sha256Hex } from './sha256-hex';
+import { sha256Hex } from './digest';
 import { gnuLongNameEntry, gzip, paxEntry, rawBundle, rawEntry, rawTar, type RawEntry } from './testing/raw-tar';
 
 const catchError = (fn: () => unknown): unknown => {

@@ -5,7 +5,7 @@ import type { Problem } from '@skillhub/errors';
 import { ARCHIVE_PATH, BundleInvalidError, BundleTooLargeError, archiveProblem } from './bundle.errors';
 import { PathTree, bundleFileMode, comparePaths, displayPath, pathViolations } from './bundle-rules';
 import { DEFAULT_BUNDLE_LIMITS, type Bundle, type BundleFile, type BundleLimits } from './bundle.types';
-import { sha256Hex } from './sha256-hex';
+import { sha256Hex } from './digest';
 import { BLOCK_SIZE, END_OF_ARCHIVE_BYTES, RECORD_SIZE, paddedSize } from './tar-format';
 import { TarFormatError, readTarEntries, type TarEntry } from './tar-reader';
 

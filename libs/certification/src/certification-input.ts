@@ -3,7 +3,7 @@ import type { Problem } from '@skillhub/errors';
 import type { Bundle } from '@skillhub/bundle';
 import type { CodeAnalyzer } from '@skillhub/code-analysis';
 import type { TrustedKey } from '@skillhub/signing';
-import type { NormalizedSkill } from '@skillhub/skill-formats';
+import type { NormalizedSkill, ParseResult } from '@skillhub/skill-formats';
 // Not the `@skillhub/package-probe` barrel: that one pulls in the HTTP prober, which a pure lib
 // may not depend on; this file holds only the types of a probe's answer (see .dependency-cruiser.js).
 import type { ProbeOutcome, ProbeResult } from '../../package-probe/src/probe-result';
@@ -60,4 +60,50 @@ export interface CertificationInput {
    * skipped and the result is never certified.
    */
   manifestOnly?: true;
+}
+
+/**
+ * What the certifier is told beside a bundle and its parse. Lists left out are empty: nothing
+ * was probed or started, the namespace registered no secret or key, no name is popular.
+ */
+export interface CertificationContext {
+  namespace: CertificationInput['namespace'];
+  analyzer: CodeAnalyzer;
+  policyVersion: number;
+  now: Date;
+  /** Defaults to `now`: a version judged as it is published. */
+  publishedAt?: Date;
+  kazmaSecrets?: string[];
+  publisherKeys?: RegisteredKey[];
+  probes?: ProbeResult[];
+  liveServers?: LiveServerProbe[];
+  popularNames?: PopularName[];
+  manifestOnly?: true;
+}
+
+/**
+ * The one way a CertificationInput is made, by the hub's judge, the CLI's local check and the
+ * test fixtures alike, so a field added to the input is given (or defaulted) in one place.
+ */
+export function certificationInputFor(
+  bundle: Bundle,
+  parsed: ParseResult,
+  context: CertificationContext,
+): CertificationInput {
+  return {
+    bundle,
+    skill: parsed.skill,
+    parseProblems: parsed.problems,
+    namespace: context.namespace,
+    kazmaSecrets: context.kazmaSecrets ?? [],
+    publisherKeys: context.publisherKeys ?? [],
+    publishedAt: context.publishedAt ?? context.now,
+    probes: context.probes ?? [],
+    liveServers: context.liveServers ?? [],
+    analyzer: context.analyzer,
+    popularNames: context.popularNames ?? [],
+    policyVersion: context.policyVersion,
+    now: context.now,
+    ...(context.manifestOnly ? { manifestOnly: true as const } : {}),
+  };
 }

@@ -5,6 +5,6 @@ export const CERTIFICATION_INVALID_INPUT = 'CERTIFICATION.INVALID_INPUT';
 
 export class InvalidCertificationInputError extends DomainError {
   constructor(message: string) {
-    super(CERTIFICATION_INVALID_INPUT, message);
+    super('internal', CERTIFICATION_INVALID_INPUT, message);
   }
 }

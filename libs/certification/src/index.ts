@@ -1,6 +1,13 @@
 export { certify } from './certify';
 export { CERTIFICATION_POLICY_VERSION } from './policy-version';
-export type { CertificationInput, PopularName, ProbeResult, RegisteredKey } from './certification-input';
+export {
+  certificationInputFor,
+  type CertificationContext,
+  type CertificationInput,
+  type PopularName,
+  type ProbeResult,
+  type RegisteredKey,
+} from './certification-input';
 export { CERTIFICATION_INVALID_INPUT, InvalidCertificationInputError } from './certification.errors';
 export { CHECK_IDS, type CheckId } from './check-id';
 export type { Finding, Severity } from './finding';

@@ -21,11 +21,15 @@ import {
   type JobRun,
 } from '@skillhub/queue';
 import { CertifySkillService } from './certify-skill.service';
+import { Reprober } from './reprober.service';
+import { SubmissionJudge } from './submission-judge.service';
 
 @Injectable()
 export class CertificationProcessor implements OnApplicationBootstrap {
   constructor(
     private readonly certifier: CertifySkillService,
+    private readonly submissions: SubmissionJudge,
+    private readonly reprober: Reprober,
     @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
   ) {}
 
@@ -38,9 +42,9 @@ export class CertificationProcessor implements OnApplicationBootstrap {
       job.name === CERTIFY_JOB
         ? await this.certifier.certify(job.data as CertifyJobPayload)
         : job.name === CERTIFY_SUBMISSION_JOB
-          ? await this.certifier.certifySubmission(job.data as CertifySubmissionJobPayload)
+          ? await this.submissions.judgeSubmission(job.data as CertifySubmissionJobPayload)
           : job.name === REPROBE_JOB
-            ? JSON.stringify(await this.certifier.reprobe())
+            ? JSON.stringify(await this.reprober.reprobe())
             : null;
     if (outcome === null) throw new DiscardJobError(`unknown job ${job.name}`);
     if (outcome === 'missing') throw new DiscardJobError(`job ${job.id}: what it names does not exist`);

@@ -1,35 +1,40 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { DatabaseModule } from '@skillhub/database';
 import { JobQueueModule } from '@skillhub/queue';
+import { HubTrustModule } from '@skillhub/trust';
 import { CertificationProcessor } from './certification.processor';
+import { CertificationRecorder } from './certification-recorder.service';
 import { CertifySkillService } from './certify-skill.service';
+import { PackageProbes } from './package-probes.service';
 import { PendingSweeper } from './pending-sweeper.service';
 import { PolicyUpgrade } from './policy-upgrade.service';
-import { RevocationsService } from './revocations.service';
-import { SigningKeyService } from './signing-key.service';
-import { TransparencyLog } from './transparency-log.service';
+import { Reprober } from './reprober.service';
+import { SkillJudgeService } from './skill-judge.service';
+import { SubmissionJudge } from './submission-judge.service';
 
 /**
- * Certification: the service that judges a version, the signing key, the transparency log
- * and the queue's watchdog; with `consume`, also the queue consumer (certifier-worker, and
- * hub-api on the embedded database, where both must share one process).
+ * Certification: what judges a version or a submission and records the verdict (signing and
+ * appending with libs/trust), the daily re-probe, and the queue's watchdog; with `consume`, also
+ * the queue consumer (certifier-worker, and hub-api on the embedded database, where both must
+ * share one process).
  */
 @Module({})
 export class CertifierModule {
   static forRoot(options: { consume: boolean }): DynamicModule {
     return {
       module: CertifierModule,
-      global: true,
-      imports: [JobQueueModule],
+      imports: [DatabaseModule, HubTrustModule, JobQueueModule],
       providers: [
-        SigningKeyService,
-        TransparencyLog,
-        RevocationsService,
+        PackageProbes,
+        SkillJudgeService,
+        CertificationRecorder,
         CertifySkillService,
+        SubmissionJudge,
+        Reprober,
         PendingSweeper,
         PolicyUpgrade,
         ...(options.consume ? [CertificationProcessor] : []),
       ],
-      exports: [SigningKeyService, TransparencyLog, RevocationsService, CertifySkillService, PolicyUpgrade],
     };
   }
 }

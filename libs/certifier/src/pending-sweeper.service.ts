@@ -10,8 +10,8 @@
  * few minutes) and, once a UTC day, asks for the re-probe of certified packages.
  */
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
+import { PendingWorkRepository } from '@skillhub/database';
 import {
   CERTIFICATION_QUEUE,
   CERTIFY_JOB,
@@ -28,13 +28,9 @@ const BATCH = 1000;
 /** The queue is asked about this many subjects at once. */
 const ASK_AT_ONCE = 50;
 const POLICY_UPGRADE_EVERY_MS = 5 * 60_000;
-/** An outbox row not yet handed over for the job named $1, matched by `match` on its payload. */
-const UNDELIVERED = (match: string) =>
-  `EXISTS (SELECT 1 FROM "outbox" o WHERE o."dispatched_at" IS NULL AND o."job_name" = $1::text AND ${match})`;
-const CERTIFICATION_UNDELIVERED = UNDELIVERED(
-  `o."payload"->>'skillVersionId' = c."skill_version_id"::text AND o."payload"->>'policyVersion' = c."policy_version"::text`,
-);
-const SUBMISSION_UNDELIVERED = UNDELIVERED(`o."payload"->>'submissionId' = s."id"::text`);
+const CERTIFY = { queue: CERTIFICATION_QUEUE, name: CERTIFY_JOB };
+const CERTIFY_SUBMISSION = { queue: CERTIFICATION_QUEUE, name: CERTIFY_SUBMISSION_JOB };
+const REPROBE = { queue: CERTIFICATION_QUEUE, name: REPROBE_JOB };
 
 export interface SweepResult {
   certifications: number;
@@ -50,7 +46,7 @@ export class PendingSweeper implements OnApplicationBootstrap, OnApplicationShut
   private reprobeAskedFor: string | null = null;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly work: PendingWorkRepository,
     private readonly upgrade: PolicyUpgrade,
     @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
     @Inject(HUB_CONFIG) private readonly config: HubConfig,
@@ -96,47 +92,20 @@ export class PendingSweeper implements OnApplicationBootstrap, OnApplicationShut
   }
 
   private async requeueCertifications(): Promise<number> {
-    const open: Array<{ skillVersionId: string; policyVersion: number }> = await this.dataSource.query(
-      `SELECT c."skill_version_id" AS "skillVersionId", c."policy_version" AS "policyVersion"
-       FROM "certifications" c
-       WHERE c."status" IN ('pending', 'inconclusive') AND NOT ${CERTIFICATION_UNDELIVERED}
-       ORDER BY c."updated_at" LIMIT ${BATCH}`,
-      [CERTIFY_JOB],
-    );
+    const open = await this.work.openCertifications(CERTIFY, BATCH);
     const stuck = await this.withoutJob(open, (row) => jobSubject(CERTIFY_JOB, row));
-    if (!stuck.length) return 0;
-    // Checked again as it is queued: a verdict or a row written since the look above wins.
-    const rows: unknown[] = await this.dataSource.query(
-      `INSERT INTO "outbox" ("queue", "job_name", "payload")
-       SELECT $2::text, $1::text, jsonb_build_object('skillVersionId', c."skill_version_id", 'policyVersion', c."policy_version")
-       FROM "certifications" c
-       JOIN unnest($3::uuid[], $4::int[]) AS t("sv", "pv") ON c."skill_version_id" = t."sv" AND c."policy_version" = t."pv"
-       WHERE c."status" IN ('pending', 'inconclusive') AND NOT ${CERTIFICATION_UNDELIVERED}
-       RETURNING "id"`,
-      [CERTIFY_JOB, CERTIFICATION_QUEUE, stuck.map((r) => r.skillVersionId), stuck.map((r) => r.policyVersion)],
-    );
-    return rows.length;
+    return stuck.length ? this.work.requeueCertifications(CERTIFY, stuck) : 0;
   }
 
   private async requeueSubmissions(): Promise<number> {
-    const open: Array<{ submissionId: string }> = await this.dataSource.query(
-      `SELECT s."id" AS "submissionId" FROM "submissions" s
-       WHERE s."status" = 'quarantined' AND s."report" IS NULL AND s."expires_at" > now()
-         AND NOT ${SUBMISSION_UNDELIVERED}
-       ORDER BY s."created_at" LIMIT ${BATCH}`,
-      [CERTIFY_SUBMISSION_JOB],
-    );
+    const open = await this.work.openSubmissions(CERTIFY_SUBMISSION, BATCH);
     const stuck = await this.withoutJob(open, (row) => jobSubject(CERTIFY_SUBMISSION_JOB, row));
-    if (!stuck.length) return 0;
-    const rows: unknown[] = await this.dataSource.query(
-      `INSERT INTO "outbox" ("queue", "job_name", "payload")
-       SELECT $2::text, $1::text, jsonb_build_object('submissionId', s."id") FROM "submissions" s
-       WHERE s."id" = ANY($3::uuid[]) AND s."status" = 'quarantined' AND s."report" IS NULL
-         AND NOT ${SUBMISSION_UNDELIVERED}
-       RETURNING "id"`,
-      [CERTIFY_SUBMISSION_JOB, CERTIFICATION_QUEUE, stuck.map((r) => r.submissionId)],
-    );
-    return rows.length;
+    return stuck.length
+      ? this.work.requeueSubmissions(
+          CERTIFY_SUBMISSION,
+          stuck.map((row) => row.submissionId),
+        )
+      : 0;
   }
 
   /** The rows for which the queue says, for sure, that no job waits or runs. */
@@ -162,16 +131,7 @@ export class PendingSweeper implements OnApplicationBootstrap, OnApplicationShut
   private async askForReprobe(now: Date): Promise<void> {
     const day = now.toISOString().slice(0, 10);
     if (this.reprobeAskedFor === day) return;
-    await this.dataSource.query(
-      `INSERT INTO "outbox" ("queue", "job_name", "payload")
-       SELECT $2::text, $1::text, jsonb_build_object('day', $3::text)
-       WHERE EXISTS (SELECT 1 FROM "certifications" c
-                     WHERE c."status" = 'certified' AND c."report"->'pinnedPackages' <> '[]'::jsonb)
-         AND NOT EXISTS (SELECT 1 FROM "outbox" o
-                         WHERE o."job_name" = $1::text AND o."payload"->>'day' = $3::text
-                           AND o."created_at" >= ($3::text || 'T00:00:00Z')::timestamptz)`,
-      [REPROBE_JOB, CERTIFICATION_QUEUE, day],
-    );
+    await this.work.askForReprobe(REPROBE, day);
     this.reprobeAskedFor = day;
   }
 }

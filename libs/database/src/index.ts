@@ -1,4 +1,6 @@
 export * from './data-source';
+export * from './database.module';
 export * from './embedded-database';
 export * from './entities';
-export { backfillLogNodes } from './migrations/1795985052280-log-nodes';
+export * from './report-codec';
+export * from './repositories';

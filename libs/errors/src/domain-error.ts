@@ -1,11 +1,42 @@
 import type { Problem } from './problem';
 
 /**
- * Base of every error a library throws on purpose. `code` is stable (clients may
- * switch on it); the HTTP layer maps codes to statuses in one place.
+ * What kind of failure an error is, in terms every caller understands. The kind alone decides
+ * the HTTP status (`httpStatusOf`, and back with `kindOfHttpStatus`); the code only names the error.
+ */
+export type ErrorKind =
+  /** The input is malformed or out of range (400). */
+  | 'invalid'
+  /** No credentials, or credentials the hub does not accept (401). */
+  | 'unauthorized'
+  /** Credentials that may not do this (403). */
+  | 'forbidden'
+  /** What the input names does not exist (404). */
+  | 'not-found'
+  /** It exists already, or is in a state that refuses this (409). */
+  | 'conflict'
+  /** It existed and is gone for good (410). */
+  | 'gone'
+  /** Larger than allowed (413). */
+  | 'too-large'
+  /** Sent in a form this route does not read (415). */
+  | 'unsupported-media-type'
+  /** Well-formed, and refused for what it says: a skill with manifest problems (422). */
+  | 'unprocessable'
+  /** Too many requests from this caller; `details.retry_after` says when to try again (429). */
+  | 'rate-limited'
+  /** Cannot be done now, through no fault of the input; worth retrying (503). */
+  | 'unavailable'
+  /** The failure is the program's own, or its operator's: nothing the caller can fix (500). */
+  | 'internal';
+
+/**
+ * Base of every error a library throws on purpose. `kind` says what went wrong; `code` is stable
+ * and specific (clients may switch on it); `problems` lists every fault found, not just the first.
  */
 export class DomainError extends Error {
   constructor(
+    readonly kind: ErrorKind,
     readonly code: string,
     message: string,
     readonly problems: readonly Problem[] = [],

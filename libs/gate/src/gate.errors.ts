@@ -3,7 +3,6 @@ import { DomainError } from '@skillhub/errors';
 
 export const GATE_INVALID_TOOL_NAME = 'GATE.INVALID_TOOL_NAME';
 export const GATE_INVALID_PRE_APPROVAL_POLICY = 'GATE.INVALID_PRE_APPROVAL_POLICY';
-export const GATE_NOT_CANONICAL_JSON = 'GATE.NOT_CANONICAL_JSON';
 
 /** A server or tool name that would make `mcp__<server>__<tool>` ambiguous or unusable. */
 export class InvalidToolNameError extends DomainError {
@@ -11,7 +10,7 @@ export class InvalidToolNameError extends DomainError {
     message: string,
     readonly part: 'server' | 'tool' | 'namespaced',
   ) {
-    super(GATE_INVALID_TOOL_NAME, message, [{ path: part, message, severity: 'error' }], { part });
+    super('invalid', GATE_INVALID_TOOL_NAME, message, [{ path: part, message, severity: 'error' }], { part });
   }
 }
 
@@ -19,19 +18,10 @@ export class InvalidToolNameError extends DomainError {
 export class InvalidPreApprovalPolicyError extends DomainError {
   constructor(readonly badPatterns: readonly { index: number; pattern: string; message: string }[]) {
     super(
+      'invalid',
       GATE_INVALID_PRE_APPROVAL_POLICY,
       `invalid pre-approval policy: ${badPatterns.length} bad pattern(s), the first: ${badPatterns[0]?.message ?? 'none'}`,
       badPatterns.map((b) => ({ path: `allow[${b.index}]`, message: b.message, severity: 'error' as const })),
     );
-  }
-}
-
-/** A value with no JSON spelling (function, bigint, NaN, cycle, …): hashing it would pin something arbitrary. */
-export class NotCanonicalJsonError extends DomainError {
-  constructor(
-    message: string,
-    readonly at: string,
-  ) {
-    super(GATE_NOT_CANONICAL_JSON, message, [{ path: at, message, severity: 'error' }]);
   }
 }

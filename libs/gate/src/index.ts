@@ -27,10 +27,10 @@ export {
   isValidToolName,
   type NamespacedToolName,
 } from './tool-name';
+// What the gate compares (presets, arguments) is spelled by the canonical JSON certificates use.
+export { canonicalJson } from '@skillhub/signing';
 export {
   TOOL_DEFINITION_HASH_PATTERN,
-  MAX_JSON_DEPTH,
-  canonicalJson,
   canonicalToolJson,
   toolDefinitionHash,
   isToolDefinitionHash,
@@ -82,8 +82,6 @@ export { compileOutputsSchema, resultProblems, type OutputsValidator } from './o
 export {
   GATE_INVALID_PRE_APPROVAL_POLICY,
   GATE_INVALID_TOOL_NAME,
-  GATE_NOT_CANONICAL_JSON,
   InvalidPreApprovalPolicyError,
   InvalidToolNameError,
-  NotCanonicalJsonError,
 } from './gate.errors';

@@ -9,7 +9,7 @@
  * vocabulary is loaded), and a `$ref` outside the schema fails compilation, so nothing is fetched.
  */
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020';
-import { canonicalJson } from './tool-definition-hash';
+import { canonicalJson } from '@skillhub/signing';
 
 export const MAX_OUTPUTS_SCHEMA_LENGTH = 64 * 1024;
 

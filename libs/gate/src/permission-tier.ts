@@ -14,7 +14,7 @@
  * Several settings combine by each one's own restriction (readonly from one, strict from
  * another: reads need approval, writes never run).
  *
- * Effects: a tool's effect comes from its name (contracts.md §3: safe → read, danger → write,
+ * Effects: a tool's effect comes from its name (docs/kazma.md: safe → read, danger → write,
  * unknown → unknown). A declared effect (SwarmKit `effects.<tool>`) may make it stricter, never
  * looser: a skill cannot declare `write_file` a read. `unknown` counts as a write.
  */

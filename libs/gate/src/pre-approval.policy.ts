@@ -1,7 +1,7 @@
 /**
  * Pre-approval from configuration: tools an operator lets run without asking, named
  * explicitly. A pattern is either an exact namespaced name (`mcp__fs__delete_file`) or a
- * whole server (`mcp__fs__*`). Nothing else: no regexes from config (security.md), no
+ * whole server (`mcp__fs__*`). Nothing else: no regexes from config (docs/security.md), no
  * partial wildcards, because a pattern someone has to reason about is a pattern someone
  * gets wrong. Matching is case-sensitive, like MCP tool names.
  *

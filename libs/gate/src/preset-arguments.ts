@@ -4,7 +4,7 @@
  * refused, naming it, rather than silently overwritten: the caller learns that the value it
  * meant is not what would run. Giving the preset value itself is harmless and accepted.
  */
-import { canonicalJson } from './tool-definition-hash';
+import { canonicalJson } from '@skillhub/signing';
 import type { ToolArguments } from './tool-arguments';
 
 export interface PresetArguments {

@@ -1,4 +1,4 @@
-import { NotCanonicalJsonError } from './gate.errors';
+import { NotCanonicalJsonError } from '@skillhub/signing';
 import { APPROVAL_FLAG_KEY, takeApprovalFlag } from './tool-arguments';
 
 describe('takeApprovalFlag', () => {

@@ -2,7 +2,7 @@
  * The arguments of a tool call as the gate hands them on: a fresh JSON copy with the
  * one-shot approval flag taken out.
  *
- * The flag. Neither contracts.md nor security.md names an argument for it, so the
+ * The flag. Neither docs/kazma.md nor docs/security.md names an argument for it, so the
  * reserved key is `__approve` (APPROVAL_FLAG_KEY), top level only. Design:
  *   - It is ALWAYS removed, whatever its value and whatever the verdict, so a tool never
  *     sees it and a server cannot learn which calls were approved.
@@ -21,8 +21,7 @@
  * while being read) fails here — and `decideToolCall` turns that failure into a deny.
  * JSON.parse creates an own `__proto__` key as plain data, so no prototype is swapped.
  */
-import { NotCanonicalJsonError } from './gate.errors';
-import { canonicalJson } from './tool-definition-hash';
+import { canonicalJson, NotCanonicalJsonError } from '@skillhub/signing';
 
 /** The reserved argument key carrying the one-shot approval flag. */
 export const APPROVAL_FLAG_KEY = '__approve';

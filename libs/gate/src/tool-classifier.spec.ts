@@ -1,6 +1,6 @@
 import { DANGER_KEYWORDS, SAFE_TOKENS, SENSITIVE_WORDS, classifyTool, explainToolClass } from './tool-classifier';
 
-// A hard-coded copy of contracts.md §3, independent of the exported lists: deleting a
+// A hard-coded copy of docs/kazma.md's classification, independent of the exported lists: deleting a
 // keyword from the code (or mistyping one) fails these tables instead of shrinking them.
 // prettier-ignore
 const CONTRACT_DANGER = [
@@ -22,7 +22,7 @@ const CONTRACT_SAFE = [
 const union = (...lists: readonly (readonly string[])[]): string[] => [...new Set(lists.flat())].sort();
 
 describe('keyword lists', () => {
-  it('match contracts.md §3 exactly (nothing missing, nothing extra)', () => {
+  it('match docs/kazma.md exactly (nothing missing, nothing extra)', () => {
     expect([...DANGER_KEYWORDS].sort()).toEqual([...CONTRACT_DANGER].sort());
     expect([...SENSITIVE_WORDS].sort()).toEqual([...CONTRACT_SENSITIVE].sort());
     expect([...SAFE_TOKENS].sort()).toEqual([...CONTRACT_SAFE].sort());

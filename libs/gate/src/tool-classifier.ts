@@ -1,6 +1,6 @@
 /**
- * Classifies an MCP tool by its name, exactly as contracts.md §3 (Kazma's current
- * `classify_mcp_tool`, the stricter of its two rule sets) says:
+ * Classifies an MCP tool by its name, exactly as docs/kazma.md gives it from Kazma's current
+ * `classify_mcp_tool` (the stricter of its two rule sets):
  *
  *   1. classify the raw tool name only: strip an `mcp__<server>__` prefix first, then lower-case;
  *   2. danger when the name contains, as a substring, any danger keyword or sensitive word;
@@ -28,7 +28,7 @@ import { NAMESPACE_PREFIX, NAMESPACE_SEPARATOR } from './tool-name';
 
 export type ToolClass = 'safe' | 'danger' | 'unknown';
 
-/** contracts.md §3 rule 2, in the contract's order. Substrings: `get_runner` contains `run`. */
+/** docs/kazma.md, classification rule 2, in the contract's order. Substrings: `get_runner` contains `run`. */
 export const DANGER_KEYWORDS = Object.freeze([
   'write',
   'delete',
@@ -66,7 +66,7 @@ export const DANGER_KEYWORDS = Object.freeze([
   'reset',
 ] as const);
 
-/** contracts.md §3 rule 2, the sensitive words: they make a name danger too (`get_secret`). */
+/** docs/kazma.md, classification rule 2, the sensitive words: they make a name danger too (`get_secret`). */
 export const SENSITIVE_WORDS = Object.freeze([
   'secret',
   'password',
@@ -83,7 +83,7 @@ export const SENSITIVE_WORDS = Object.freeze([
   'session_key',
 ] as const);
 
-/** contracts.md §3 rule 3. Whole tokens only: `frobnicate` contains `cat` and is not safe. */
+/** docs/kazma.md, classification rule 3. Whole tokens only: `frobnicate` contains `cat` and is not safe. */
 export const SAFE_TOKENS = Object.freeze([
   'read',
   'list',
@@ -165,7 +165,7 @@ export function explainToolClass(name: string): ToolClassification {
   return { toolClass: 'unknown', rawName: raw, rule: 'no-keyword' };
 }
 
-/** 'safe' | 'danger' | 'unknown' per contracts.md §3; `unknown` must be gated like `danger`. */
+/** 'safe' | 'danger' | 'unknown' per docs/kazma.md; `unknown` must be gated like `danger`. */
 export function classifyTool(name: string): ToolClass {
   return explainToolClass(name).toolClass;
 }

@@ -2,7 +2,7 @@
  * Is the live definition of a tool the one somebody vouched for? Two sources, and the reason always
  * says which one applied, so a refusal never claims a certification that did not happen:
  * - `certificate`: a skill's server. Each certificate of a skill that names the server records the
- *   hash of every tool the server listed in the sandbox at certification (security.md C13). The tool
+ *   hash of every tool the server listed in the sandbox at certification (docs/security.md, C13). The tool
  *   must be pinned, with the live hash, by every one of them: a tool absent from a certificate, or
  *   whose definition differs, is blocked until a version certified with that definition is installed.
  * - `first-use`: a server the operator configured. Nobody certified it; the runtime pinned each

@@ -1,5 +1,5 @@
 /**
- * `mcp__<server>__<tool>`: the name a model sees for a tool of an MCP server (contracts.md §3).
+ * `mcp__<server>__<tool>`: the name a model sees for a tool of an MCP server (docs/kazma.md).
  *
  * The split rule, which both directions honour: the server is everything between the
  * `mcp__` prefix and the FIRST `__` after it; the tool is everything after that `__`.

@@ -5,8 +5,8 @@
  * method and path, and none carries the token: no request header goes into an error, and the
  * client redacts the token from whatever the hub sends back before it builds one.
  */
-import { DomainError, type Problem } from '@skillhub/errors';
-import type { ProblemDocument } from './hub-api.types';
+import { DomainError, kindOfHttpStatus, type Problem } from '@skillhub/errors';
+import type { ProblemDocument } from './hub-api';
 
 export const HUB_UNREACHABLE = 'HUB.UNREACHABLE';
 export const HUB_MALFORMED_RESPONSE = 'HUB.MALFORMED_RESPONSE';
@@ -49,7 +49,13 @@ export class HubApiError extends DomainError {
 
   constructor({ method, path, status, problem, retryAfterMs }: HubApiErrorInit) {
     const { type, title, status: _bodyStatus, detail, code, instance, errors = [], ...extras } = problem;
-    super(code, HubApiError.describe(method, path, status, code, detail, errors), errors, extras);
+    super(
+      kindOfHttpStatus(status),
+      code,
+      HubApiError.describe(method, path, status, code, detail, errors),
+      errors,
+      extras,
+    );
     this.method = method;
     this.path = path;
     this.status = status;
@@ -100,7 +106,7 @@ export class HubUnreachableError extends DomainError {
 
   constructor({ method, path, origin, attempts, reason, cause }: HubUnreachableErrorInit) {
     const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
-    super(HUB_UNREACHABLE, `${method} ${path}: no answer from ${origin} after ${tries} (${reason})`);
+    super('unavailable', HUB_UNREACHABLE, `${method} ${path}: no answer from ${origin} after ${tries} (${reason})`);
     this.method = method;
     this.path = path;
     this.attempts = attempts;
@@ -124,7 +130,8 @@ export class HubResponseError extends DomainError {
   readonly status: number;
 
   constructor({ method, path, status, code, reason }: HubResponseErrorInit) {
-    super(code, oneLine(`${method} ${path} → ${status}, but ${reason}`));
+    // The hub's (or a proxy's) fault, not the caller's.
+    super('internal', code, oneLine(`${method} ${path} → ${status}, but ${reason}`));
     this.method = method;
     this.path = path;
     this.status = status;
@@ -134,6 +141,6 @@ export class HubResponseError extends DomainError {
 /** The client will not send this request (a path segment URL parsing would rewrite, a bad option). */
 export class HubRequestError extends DomainError {
   constructor(message: string) {
-    super(HUB_INVALID_REQUEST, message);
+    super('invalid', HUB_INVALID_REQUEST, message);
   }
 }

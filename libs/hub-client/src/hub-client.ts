@@ -1,11 +1,11 @@
 /**
- * A typed client for the hub's HTTP API, for the agent runtime and the CLI: one method per
- * route, answers checked against their shapes, refusals as HubApiError with the problem document.
+ * The hub's HTTP API for the agent runtime and the CLI: one method per route, typed by the types
+ * generated from the hub's OpenAPI document, answers checked against that document's schemas,
+ * refusals as HubApiError with the problem document. This file keeps what no document says: the
+ * transport (retrying-request.ts), redaction of the token, and the guards on path segments.
  */
 import { createHash } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
-import type { z } from 'zod';
-import * as schemas from './hub-api.schemas';
 import type {
   BadgeOptions,
   CertificateResponse,
@@ -13,23 +13,20 @@ import type {
   Checkpoint,
   CreatedTokenResponse,
   CreateTokenRequest,
-  DownloadBundleOptions,
-  DownloadedBundle,
   DsseEnvelope,
   HealthResponse,
   IterateSkillsQuery,
   KazmaSearchOptions,
   KazmaSearchResponse,
   KeysResponse,
-  PublisherKey,
-  PublisherKeysResponse,
   ListSkillsQuery,
   LogEntry,
   ProblemDocument,
   Proof,
+  PublisherKey,
+  PublisherKeysResponse,
   PublishOptions,
   PublishResponse,
-  PublishResult,
   ReadinessResponse,
   SkillListItem,
   SkillListResponse,
@@ -41,7 +38,9 @@ import type {
   TokenResponse,
   ValidateSkillResponse,
   VersionStatusChange,
-} from './hub-api.types';
+} from './hub-api';
+import type { paths } from './hub-api.openapi';
+import { checkAnswer, isProblem } from './hub-api.validator';
 import {
   HUB_BUNDLE_DIGEST_MISMATCH,
   HUB_MALFORMED_RESPONSE,
@@ -93,6 +92,23 @@ export const HUB_CLIENT_DEFAULTS = {
   userAgent: 'skillhub-hub-client',
 } as const;
 
+/** `publish`: 201 when the version was created, 200 when the same bytes were already published. */
+export interface PublishResult {
+  created: boolean;
+  result: PublishResponse;
+}
+
+export interface DownloadBundleOptions {
+  /** A digest the caller already trusts (a lock file, `bundle_sha256` of a verified version): checked too. */
+  expectedSha256?: string;
+}
+
+export interface DownloadedBundle {
+  bytes: Buffer;
+  /** Lowercase hex SHA-256 of `bytes`, checked against what the hub declared. */
+  sha256: string;
+}
+
 /** The hub's largest cursor page: `iterateSkills` asks for it unless told otherwise. */
 const MAX_PAGE_SIZE = 100;
 const SHA256_HEX = /^[0-9a-f]{64}$/;
@@ -102,15 +118,40 @@ const HEADER_TOKEN = /^[\x21-\x7e]+$/;
 const HEADER_TEXT = /^[\x20-\x7e]+$/;
 const REDACTED = '[redacted]';
 
+// ---- The document's routes, as types ----
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+type Route = keyof paths;
+/** The routes that have an operation for `M`. */
+type RouteFor<M extends Method> = { [R in Route]: paths[R][M] extends undefined ? never : R }[Route];
+type Operation<M extends Method, R extends Route> = NonNullable<paths[R][M]>;
+type PathParams<O> = O extends { parameters: { path: infer P } } ? P : never;
+type QueryParams<O> = O extends { parameters: { query?: infer Q } } ? Q : never;
+type JsonBody<O> = O extends { requestBody: { content: { 'application/json': infer B } } } ? B : never;
+/** What the route answers as JSON, whatever the status (readiness answers its report with 503 too). */
+type JsonAnswer<O> = O extends { responses: infer R }
+  ? { [S in keyof R]: R[S] extends { content: { 'application/json': infer B } } ? B : never }[keyof R]
+  : never;
+
+type CallSpec<O> = ([PathParams<O>] extends [never] ? { path?: never } : { path: PathParams<O> }) & {
+  query?: QueryParams<O>;
+  json?: JsonBody<O>;
+  bundle?: Buffer;
+  /** Statuses besides 2xx that are answers, not refusals. */
+  answerStatuses?: readonly number[];
+};
+
+type QueryValue = string | number | boolean | readonly string[] | undefined;
+
 /**
  * One escaped path segment. `.`, `..` and `''` are refused: URL parsing would resolve them away
  * (percent-encoding does not stop it: `%2e%2e` is a dot segment too), sending the request to
  * another route. `/` and `?` inside a name are escaped like everything else.
  */
-function segment(value: string | number): string {
+function segment(value: string | number | undefined): string {
   const text = String(value);
-  if (text === '' || text === '.' || text === '..') {
-    throw new HubRequestError(`Refused to send: ${JSON.stringify(text)} cannot be a path segment.`);
+  if (value === undefined || text === '' || text === '.' || text === '..') {
+    throw new HubRequestError(`Refused to send: ${JSON.stringify(value ?? '')} cannot be a path segment.`);
   }
   try {
     return encodeURIComponent(text);
@@ -119,15 +160,15 @@ function segment(value: string | number): string {
   }
 }
 
-/** A path whose interpolated values are escaped segments: route`/api/v1/skills/${author}`. */
-function route(literals: TemplateStringsArray, ...values: Array<string | number>): string {
-  return literals.reduce((path, literal, i) => path + literal + (i < values.length ? segment(values[i]!) : ''), '');
+/** The document's path template with each `{name}` an escaped segment: `/api/v1/skills/acme/weather`. */
+function fill(route: Route, params: Record<string, string | number> = {}): string {
+  return route.replace(/\{(\w+)\}/g, (_, name: string) => segment(params[name]));
 }
 
 /** Query parameters, leaving out the unset ones; lists go as the comma lists the hub reads. */
-function queryOf(params: Record<string, string | number | boolean | readonly string[] | undefined>): URLSearchParams {
+function queryOf(params: object = {}): URLSearchParams {
   const query = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) {
+  for (const [key, value] of Object.entries(params) as Array<[string, QueryValue]>) {
     if (value === undefined) continue;
     query.set(key, Array.isArray(value) ? value.join(',') : String(value));
   }
@@ -140,7 +181,7 @@ function etagDigest(etag: string | null): string | null {
   return match ? match[1]!.toLowerCase() : null;
 }
 
-interface CallSpec {
+interface SendSpec {
   query?: URLSearchParams;
   json?: unknown;
   bundle?: Buffer;
@@ -194,18 +235,18 @@ export class HubClient {
   // ---- Health ----
 
   async health(): Promise<HealthResponse> {
-    return this.json(schemas.healthSchema, 'GET', '/api/v1/health');
+    return this.call('get', '/api/v1/health', {});
   }
 
   /** The readiness report, whether the hub is ready (200) or not (503). */
   async ready(): Promise<ReadinessResponse> {
-    return this.json(schemas.readinessSchema, 'GET', '/api/v1/health/ready', { answerStatuses: [503] });
+    return this.call('get', '/api/v1/health/ready', { answerStatuses: [503] });
   }
 
   // ---- Discovery ----
 
   async listSkills(query: ListSkillsQuery = {}): Promise<SkillListResponse> {
-    return this.json(schemas.skillListSchema, 'GET', '/api/v1/skills', { query: queryOf({ ...query }) });
+    return this.call('get', '/api/v1/skills', { query });
   }
 
   /** Every matching skill, page after page by cursor. */
@@ -214,18 +255,24 @@ export class HubClient {
     let cursor: string | undefined;
     do {
       // `limit` is always sent: without it (and without a cursor) the hub pages by number and returns no cursor.
-      const params = queryOf({ ...query, limit: query.limit ?? MAX_PAGE_SIZE, cursor });
-      const page = await this.json(schemas.skillCursorPageSchema, 'GET', '/api/v1/skills', { query: params });
-      yield* page.items;
-      cursor = page.next_cursor ?? undefined;
-      if (cursor !== undefined && seen.has(cursor)) {
-        throw new HubResponseError({
+      const page = await this.call('get', '/api/v1/skills', {
+        query: { ...query, limit: query.limit ?? MAX_PAGE_SIZE, cursor },
+      });
+      const malformed = (reason: string) =>
+        new HubResponseError({
           method: 'GET',
           path: '/api/v1/skills',
           status: 200,
           code: HUB_MALFORMED_RESPONSE,
-          reason: 'the hub returned a cursor it had already returned (the listing would never end)',
+          reason,
         });
+      // Optional in the document (page paging has none); a cursor page must say where the next starts.
+      if (page.next_cursor === undefined)
+        throw malformed('the body does not fit: next_cursor: a cursor page must have it');
+      yield* page.items;
+      cursor = page.next_cursor ?? undefined;
+      if (cursor !== undefined && seen.has(cursor)) {
+        throw malformed('the hub returned a cursor it had already returned (the listing would never end)');
       }
       if (cursor !== undefined) seen.add(cursor);
     } while (cursor !== undefined);
@@ -233,23 +280,23 @@ export class HubClient {
 
   /** Kazma's search route: at most 100 items. */
   async kazmaSearch(q: string, options: KazmaSearchOptions = {}): Promise<KazmaSearchResponse> {
-    return this.json(schemas.kazmaSearchSchema, 'GET', '/api/v1/skills/search', {
-      query: queryOf({ q, category: options.category, certified: options.certified }),
+    return this.call('get', '/api/v1/skills/search', {
+      query: { q, category: options.category, certified: options.certified },
     });
   }
 
   async stats(): Promise<StatsResponse> {
-    return this.json(schemas.statsSchema, 'GET', '/api/v1/stats');
+    return this.call('get', '/api/v1/stats', {});
   }
 
   // ---- Skills ----
 
   async getSkill(author: string, name: string): Promise<SkillResponse> {
-    return this.json(schemas.skillSchema, 'GET', route`/api/v1/skills/${author}/${name}`);
+    return this.call('get', '/api/v1/skills/{author}/{name}', { path: { author, name } });
   }
 
   async getVersion(author: string, name: string, version: string): Promise<SkillVersionResponse> {
-    return this.json(schemas.skillVersionSchema, 'GET', route`/api/v1/skills/${author}/${name}/versions/${version}`);
+    return this.call('get', '/api/v1/skills/{author}/{name}/versions/{version}', { path: { author, name, version } });
   }
 
   /**
@@ -264,7 +311,7 @@ export class HubClient {
     version: string,
     options: DownloadBundleOptions = {},
   ): Promise<DownloadedBundle> {
-    const path = route`/api/v1/skills/${author}/${name}/versions/${version}/bundle`;
+    const path = fill('/api/v1/skills/{author}/{name}/versions/{version}/bundle', { author, name, version });
     const response = await this.send('GET', path, {
       accept: 'application/gzip',
       maxResponseBytes: this.maxBundleBytes,
@@ -295,17 +342,13 @@ export class HubClient {
 
   /** 201 (`created`) for a new version, 200 when the same bytes were already published. */
   async publish(bundle: Buffer, options: PublishOptions = {}): Promise<PublishResult> {
-    const path = '/api/v1/skills';
-    const response = await this.send('POST', path, { bundle, query: queryOf({ ...options }) });
-    return { created: response.status === 201, result: this.decode(schemas.publishSchema, 'POST', path, response) };
+    const { status, body } = await this.exchange('post', '/api/v1/skills', { bundle, query: options });
+    return { created: status === 201, result: body };
   }
 
   /** The publish checks without storing anything; with a token, also whether it may publish this. */
   async validate(bundle: Buffer, options: PublishOptions = {}): Promise<ValidateSkillResponse> {
-    return this.json(schemas.validateSchema, 'POST', '/api/v1/skills/validate', {
-      bundle,
-      query: queryOf({ ...options }),
-    });
+    return this.call('post', '/api/v1/skills/validate', { bundle, query: options });
   }
 
   /** Deprecate, yank or restore (`active`) a version. */
@@ -315,7 +358,8 @@ export class HubClient {
     version: string,
     change: VersionStatusChange,
   ): Promise<SkillVersionResponse> {
-    return this.json(schemas.skillVersionSchema, 'PATCH', route`/api/v1/skills/${author}/${name}/versions/${version}`, {
+    return this.call('patch', '/api/v1/skills/{author}/{name}/versions/{version}', {
+      path: { author, name, version },
       json: change,
     });
   }
@@ -324,133 +368,120 @@ export class HubClient {
 
   /** The version's certification, or the listed version's when `version` is omitted. */
   async certification(author: string, name: string, version?: string): Promise<CertificationStatusResponse> {
-    const path =
-      version === undefined
-        ? route`/api/v1/skills/${author}/${name}/certification`
-        : route`/api/v1/skills/${author}/${name}/versions/${version}/certification`;
-    return this.json(schemas.certificationStatusSchema, 'GET', path);
+    return version === undefined
+      ? this.call('get', '/api/v1/skills/{author}/{name}/certification', { path: { author, name } })
+      : this.call('get', '/api/v1/skills/{author}/{name}/versions/{version}/certification', {
+          path: { author, name, version },
+        });
   }
 
   async submissionCertification(submissionId: string): Promise<CertificationStatusResponse> {
-    return this.json(
-      schemas.certificationStatusSchema,
-      'GET',
-      route`/api/v1/submissions/${submissionId}/certification`,
-    );
+    return this.call('get', '/api/v1/submissions/{id}/certification', { path: { id: submissionId } });
   }
 
   // ---- Trust ----
 
   /** The signed certificate, its log index and an inclusion proof in the current checkpoint. */
   async certificate(author: string, name: string, version: string): Promise<CertificateResponse> {
-    return this.json(
-      schemas.certificateSchema,
-      'GET',
-      route`/api/v1/skills/${author}/${name}/versions/${version}/certificate`,
-    );
+    return this.call('get', '/api/v1/skills/{author}/{name}/versions/{version}/certificate', {
+      path: { author, name, version },
+    });
   }
 
   /** The hub's public keys, retired ones included. */
   async keys(): Promise<KeysResponse> {
-    return this.json(schemas.keysSchema, 'GET', '/.well-known/skillhub/keys.json');
+    return this.call('get', '/.well-known/skillhub/keys.json', {});
   }
 
   /** The signed revocation list as sent: verify the envelope before reading its payload. */
   async revocations(): Promise<DsseEnvelope> {
-    return this.json(schemas.dsseEnvelopeSchema, 'GET', '/.well-known/skillhub/revocations.json');
+    return this.call('get', '/.well-known/skillhub/revocations.json', {});
   }
 
   async logCheckpoint(): Promise<Checkpoint> {
-    return this.json(schemas.checkpointSchema, 'GET', '/api/v1/log/checkpoint');
+    return this.call('get', '/api/v1/log/checkpoint', {});
   }
 
   async logEntry(index: number): Promise<LogEntry> {
-    return this.json(schemas.logEntrySchema, 'GET', route`/api/v1/log/entries/${index}`);
+    return this.call('get', '/api/v1/log/entries/{index}', { path: { index } });
   }
 
   async inclusionProof(index: number, treeSize: number): Promise<Proof> {
-    return this.json(schemas.proofSchema, 'GET', '/api/v1/log/proof/inclusion', {
-      query: queryOf({ index, tree_size: treeSize }),
-    });
+    return this.call('get', '/api/v1/log/proof/inclusion', { query: { index, tree_size: treeSize } });
   }
 
   async consistencyProof(first: number, second: number): Promise<Proof> {
-    return this.json(schemas.proofSchema, 'GET', '/api/v1/log/proof/consistency', {
-      query: queryOf({ first, second }),
-    });
+    return this.call('get', '/api/v1/log/proof/consistency', { query: { first, second } });
   }
 
   /** Revokes a version's certification; the reason goes into the transparency log. */
   async revoke(author: string, name: string, version: string, reason: string): Promise<LogEntry> {
-    return this.json(
-      schemas.logEntrySchema,
-      'POST',
-      route`/api/v1/skills/${author}/${name}/versions/${version}/revoke`,
-      {
-        json: { reason },
-      },
-    );
+    return this.call('post', '/api/v1/skills/{author}/{name}/versions/{version}/revoke', {
+      path: { author, name, version },
+      json: { reason },
+    });
   }
 
   /** Retires the signing key and starts a new one (operator). */
   async rotateSigningKeys(): Promise<KeysResponse> {
-    return this.json(schemas.keysSchema, 'POST', '/api/v1/admin/signing-keys/rotate');
+    return this.call('post', '/api/v1/admin/signing-keys/rotate', {});
   }
 
   /** Registers the namespace's Kazma HMAC secret (the hub stores it sealed and never returns it). */
   async setKazmaSecret(slug: string, secret: string): Promise<void> {
-    await this.send('PUT', route`/api/v1/namespaces/${slug}/kazma-secret`, { json: { secret } });
+    await this.send('PUT', fill('/api/v1/namespaces/{slug}/kazma-secret', { slug }), { json: { secret } });
   }
 
   async deleteKazmaSecret(slug: string): Promise<void> {
-    await this.send('DELETE', route`/api/v1/namespaces/${slug}/kazma-secret`);
+    await this.send('DELETE', fill('/api/v1/namespaces/{slug}/kazma-secret', { slug }));
   }
 
   /** The namespace's publisher keys (C14), removed ones included; no token needed. */
   async publisherKeys(slug: string): Promise<PublisherKeysResponse> {
-    return this.json(schemas.publisherKeysSchema, 'GET', route`/api/v1/namespaces/${slug}/publisher-keys`);
+    return this.call('get', '/api/v1/namespaces/{slug}/publisher-keys', { path: { slug } });
   }
 
   /** Registers an Ed25519 public key (SPKI PEM): from then on, the namespace's versions must be signed by an active key. */
   async registerPublisherKey(slug: string, publicKeyPem: string, name?: string): Promise<PublisherKey> {
-    return this.json(schemas.publisherKeySchema, 'POST', route`/api/v1/namespaces/${slug}/publisher-keys`, {
+    return this.call('post', '/api/v1/namespaces/{slug}/publisher-keys', {
+      path: { slug },
       json: { public_key: publicKeyPem, name },
     });
   }
 
   async removePublisherKey(slug: string, keyId: string): Promise<PublisherKey> {
-    return this.json(schemas.publisherKeySchema, 'DELETE', route`/api/v1/namespaces/${slug}/publisher-keys/${keyId}`);
+    return this.call('delete', '/api/v1/namespaces/{slug}/publisher-keys/{keyId}', { path: { slug, keyId } });
   }
 
   // ---- Submissions ----
 
   /** Kazma's unauthenticated `hub submit`: quarantined until the namespace's owner claims it. */
   async submit(manifest: Record<string, unknown>, options: SubmitOptions = {}): Promise<SubmitSkillResponse> {
-    return this.json(schemas.submitSchema, 'POST', '/api/v1/skills/submit', { json: { manifest, ...options } });
+    return this.call('post', '/api/v1/skills/submit', { json: { manifest, ...options } });
   }
 
   async getSubmission(submissionId: string): Promise<SubmitSkillResponse> {
-    return this.json(schemas.submitSchema, 'GET', route`/api/v1/submissions/${submissionId}`);
+    return this.call('get', '/api/v1/submissions/{id}', { path: { id: submissionId } });
   }
 
   /** Claims a submission for the token's namespace: with its bundle, or none when the manifest names no code. */
   async claimSubmission(submissionId: string, bundle?: Buffer): Promise<PublishResponse> {
-    return this.json(schemas.publishSchema, 'POST', route`/api/v1/submissions/${submissionId}/claim`, { bundle });
+    return this.call('post', '/api/v1/submissions/{id}/claim', { path: { id: submissionId }, bundle });
   }
 
   // ---- Tokens ----
 
   /** The secret is in the answer's `token`, once. */
   async createToken(request: CreateTokenRequest = {}): Promise<CreatedTokenResponse> {
-    return this.json(schemas.createdTokenSchema, 'POST', '/api/v1/tokens', { json: request });
+    return this.call('post', '/api/v1/tokens', { json: request });
   }
 
   async listTokens(): Promise<TokenResponse[]> {
-    return this.json(schemas.tokenListSchema, 'GET', '/api/v1/tokens');
+    return this.call('get', '/api/v1/tokens', {});
   }
 
   async revokeToken(id: string): Promise<TokenResponse> {
-    return this.json(schemas.tokenSchema, 'DELETE', route`/api/v1/tokens/${id}`);
+    return this.call('delete', '/api/v1/tokens/{id}', { path: { id } });
   }
 
   // ---- Badges ----
@@ -458,22 +489,39 @@ export class HubClient {
   /** The SVG badge's URL, to embed in a README; no request is made. */
   badgeUrl(author: string, name: string, options: BadgeOptions = {}): string {
     const query = queryOf({ style: options.style, label: options.label, version: options.version }).toString();
-    return `${this.baseUrl}${route`/api/v1/skills/${author}/${name}/badge.svg`}${query ? `?${query}` : ''}`;
+    return `${this.baseUrl}${fill('/api/v1/skills/{author}/{name}/badge.svg', { author, name })}${query ? `?${query}` : ''}`;
   }
 
   // ---- Plumbing ----
 
-  private async json<S extends z.ZodType>(
-    schema: S,
-    method: HttpMethod,
-    path: string,
-    spec: CallSpec = {},
-  ): Promise<z.output<S>> {
-    return this.decode(schema, method, path, await this.send(method, path, spec));
+  /** A JSON route of the document, its answer checked against the document's schema. */
+  private async call<M extends Method, R extends RouteFor<M>>(
+    method: M,
+    route: R,
+    spec: CallSpec<Operation<M, R>>,
+  ): Promise<JsonAnswer<Operation<M, R>>> {
+    return (await this.exchange(method, route, spec)).body;
+  }
+
+  private async exchange<M extends Method, R extends RouteFor<M>>(
+    method: M,
+    route: R,
+    spec: CallSpec<Operation<M, R>>,
+  ): Promise<{ status: number; body: JsonAnswer<Operation<M, R>> }> {
+    const verb = method.toUpperCase() as HttpMethod;
+    const path = fill(route, spec.path as Record<string, string | number> | undefined);
+    const response = await this.send(verb, path, {
+      query: queryOf(spec.query ?? {}),
+      json: spec.json,
+      bundle: spec.bundle,
+      answerStatuses: spec.answerStatuses,
+    });
+    const body = this.decode(route, verb, path, response) as JsonAnswer<Operation<M, R>>;
+    return { status: response.status, body };
   }
 
   /** The response when it is an answer; a HubApiError when the hub refused. */
-  private async send(method: HttpMethod, path: string, spec: CallSpec = {}): Promise<HubResponse> {
+  private async send(method: HttpMethod, path: string, spec: SendSpec = {}): Promise<HubResponse> {
     const headers: Record<string, string> = {
       accept: spec.accept ?? 'application/json',
       'user-agent': this.userAgent,
@@ -509,7 +557,8 @@ export class HubClient {
     return response;
   }
 
-  private decode<S extends z.ZodType>(schema: S, method: HttpMethod, path: string, response: HubResponse): z.output<S> {
+  /** The body as JSON that fits the document's schema for `route`; members it does not know are dropped. */
+  private decode(route: Route, method: HttpMethod, path: string, response: HubResponse): unknown {
     const malformed = (reason: string): HubResponseError =>
       new HubResponseError({ method, path, status: response.status, code: HUB_MALFORMED_RESPONSE, reason });
     let value: unknown;
@@ -519,22 +568,17 @@ export class HubClient {
       const type = response.headers.get('content-type');
       throw malformed(`the body is not JSON${type ? ` (${type})` : ''}`);
     }
-    const parsed = schema.safeParse(value);
-    if (parsed.success) return parsed.data;
-    const [first, ...rest] = parsed.error.issues;
-    const where = first?.path.length ? `${first.path.join('.')}: ` : '';
-    const more = rest.length ? ` (+${rest.length} more)` : '';
-    throw malformed(this.redact(`the body does not fit: ${where}${first?.message ?? 'invalid'}${more}`));
+    const checked = checkAnswer(route, method, response.status, value);
+    if (!checked.ok) throw malformed(this.redact(`the body does not fit: ${checked.reason}`));
+    return value;
   }
 
   /** The hub's problem document, or one made from the status when the body is not one (a proxy's page). */
   private problemOf(response: HubResponse): ProblemDocument {
     const { status } = response;
     try {
-      const parsed = schemas.problemDocumentSchema.safeParse(
-        this.redactDeep(JSON.parse(response.body.toString('utf8'))),
-      );
-      if (parsed.success) return parsed.data;
+      const value = this.redactDeep(JSON.parse(response.body.toString('utf8')));
+      if (isProblem(value)) return value as ProblemDocument;
     } catch {
       // Not JSON: described below from the status.
     }

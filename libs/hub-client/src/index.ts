@@ -1,3 +1,10 @@
-export { HubClient, HUB_CLIENT_DEFAULTS, type HubClientOptions } from './hub-client';
+export {
+  HubClient,
+  HUB_CLIENT_DEFAULTS,
+  type DownloadBundleOptions,
+  type DownloadedBundle,
+  type HubClientOptions,
+  type PublishResult,
+} from './hub-client';
 export * from './hub-client.errors';
-export type * from './hub-api.types';
+export type * from './hub-api';

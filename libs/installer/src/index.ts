@@ -1,4 +1,5 @@
 export * from './install-record';
 export * from './installed-files';
+export * from './json-state-file';
 export * from './skill-installer';
 export * from './trust-state';

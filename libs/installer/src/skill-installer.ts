@@ -18,6 +18,7 @@ import {
   kazmaSignature,
   verifyInstallation,
   type CertificateStatement,
+  type InstallRefusal,
   type ServedCertificate,
   type TrustedKey,
 } from '@skillhub/signing';
@@ -75,7 +76,14 @@ export type InstallResult =
       /** Worth telling the user (an unsigned install, say); the install went through. */
       warnings: string[];
     }
-  | { ok: false; author: string; name: string; reason: string; message: string };
+  | { ok: false; author: string; name: string; reason: InstallRefusalReason; message: string };
+
+/**
+ * Why an install was refused: what the offline verification refused (InstallRefusal), or what the
+ * installer itself refused before or after it. `unreachable` is the caller's: the hub did not answer.
+ */
+export type InstallRefusalReason =
+  InstallRefusal | 'invalid-name' | 'name-taken' | 'uncertified' | 'cannot-resign' | 'unreachable';
 
 /** A skill name as certificates spell it: safe as one path segment. */
 const SKILL_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
@@ -89,7 +97,13 @@ export class SkillInstaller {
   ) {}
 
   async install(author: string, name: string, range: string): Promise<InstallResult> {
-    const refuse = (reason: string, message: string): InstallResult => ({ ok: false, author, name, reason, message });
+    const refuse = (reason: InstallRefusalReason, message: string): InstallResult => ({
+      ok: false,
+      author,
+      name,
+      reason,
+      message,
+    });
     if (!SKILL_NAME.test(name)) return refuse('invalid-name', `${JSON.stringify(name)} is not a skill name`);
     // Kazma's loader finds a skill by its name alone, so the folder belongs to one author's skill.
     const target = join(this.options.installDir, name);
@@ -230,7 +244,7 @@ export class SkillInstaller {
   private installMeta(author: string, name: string, version: string, files: readonly BundleFile[]) {
     const subject =
       files.find((f) => f.path === 'SKILL.md') ?? files.find((f) => f.path === 'skill_manifest.yaml') ?? files[0]!;
-    const checksum = subject.sha256;
+    const checksum = kazmaChecksum(subject.content);
     const secret = this.options.kazmaSecret;
     return {
       source: `skillhub:${this.hub.baseUrl}/${author}/${name}@${version}`,

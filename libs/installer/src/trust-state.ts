@@ -2,11 +2,11 @@
  * What the runtime remembers between runs to verify offline: the hub keys it trusts
  * (pinned on first use when the config pins none), the last log checkpoint it verified
  * (so a rewritten history is caught), and the newest revocation list it saw (so an
- * older one is refused). Files are replaced atomically.
+ * older one is refused). Each is a JsonStateFile: private, and replaced atomically.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { publicKeyFromPem, type StoredCheckpoint, type TrustedKey } from '@skillhub/signing';
+import { JsonStateFile } from './json-state-file';
 
 export interface PinnedKey {
   keyid: string;
@@ -30,24 +30,30 @@ export const toTrustedKeys = (keys: readonly PinnedKey[]): TrustedKey[] =>
   }));
 
 export class TrustState {
-  constructor(private readonly dir: string) {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  private readonly keysFile: JsonStateFile<PinnedKey[]>;
+  private readonly checkpointFile: JsonStateFile<StoredCheckpoint>;
+  private readonly revocationsFile: JsonStateFile<SeenRevocations>;
+
+  constructor(dir: string) {
+    this.keysFile = new JsonStateFile(join(dir, 'keys.json'));
+    this.checkpointFile = new JsonStateFile(join(dir, 'checkpoint.json'));
+    this.revocationsFile = new JsonStateFile(join(dir, 'revocations.json'));
   }
 
   keys(): PinnedKey[] | null {
-    return this.read<PinnedKey[]>('keys.json');
+    return this.keysFile.read();
   }
 
   pinKeys(keys: PinnedKey[]): void {
-    this.write('keys.json', keys);
+    this.keysFile.write(keys);
   }
 
   checkpoint(): StoredCheckpoint | null {
-    return this.read<StoredCheckpoint>('checkpoint.json');
+    return this.checkpointFile.read();
   }
 
   saveCheckpoint(checkpoint: StoredCheckpoint): void {
-    this.write('checkpoint.json', checkpoint);
+    this.checkpointFile.write(checkpoint);
   }
 
   revocationsSeenAt(): string | null {
@@ -56,26 +62,11 @@ export class TrustState {
 
   /** The newest verified list seen; `envelope` is absent in state written before lists were kept. */
   revocations(): SeenRevocations | null {
-    return this.read<SeenRevocations>('revocations.json');
+    return this.revocationsFile.read();
   }
 
   /** Called only with a list that was verified, and is not older than the one seen before. */
   saveRevocations(seen: SeenRevocations): void {
-    this.write('revocations.json', seen);
-  }
-
-  private read<T>(name: string): T | null {
-    try {
-      return JSON.parse(readFileSync(join(this.dir, name), 'utf8')) as T;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw new Error(`${join(this.dir, name)} is unreadable: ${(err as Error).message}`, { cause: err });
-    }
-  }
-
-  private write(name: string, value: unknown): void {
-    const path = join(this.dir, name);
-    writeFileSync(`${path}.tmp`, JSON.stringify(value, null, 2), { mode: 0o600 });
-    renameSync(`${path}.tmp`, path);
+    this.revocationsFile.write(seen);
   }
 }

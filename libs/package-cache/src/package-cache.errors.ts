@@ -12,6 +12,7 @@ export const PACKAGE_CACHE_CONFIG = 'PACKAGE_CACHE.CONFIG';
 export class InvalidPackageSpecError extends DomainError {
   constructor(readonly reasons: readonly string[]) {
     super(
+      'invalid',
       PACKAGE_CACHE_INVALID_SPEC,
       `not an exact npm package: ${reasons.join('; ')}`,
       reasons.map((message) => ({ path: 'package', message, severity: 'error' as const })),
@@ -22,7 +23,7 @@ export class InvalidPackageSpecError extends DomainError {
 /** npm could not install the package (not found, registry unreachable, timed out). */
 export class PackageInstallFailedError extends DomainError {
   constructor(message: string) {
-    super(PACKAGE_CACHE_INSTALL_FAILED, message);
+    super('unavailable', PACKAGE_CACHE_INSTALL_FAILED, message);
   }
 }
 
@@ -34,6 +35,7 @@ export class PackageIntegrityMismatchError extends DomainError {
     what: string,
   ) {
     super(
+      'conflict',
       PACKAGE_CACHE_INTEGRITY_MISMATCH,
       `${what}: the registry's tarball has integrity ${actual ?? '(none)'}, not the pinned ${expected}`,
       [],
@@ -49,6 +51,7 @@ export class PackageTamperedError extends DomainError {
     readonly changes: readonly string[],
   ) {
     super(
+      'internal',
       PACKAGE_CACHE_TAMPERED,
       `the cached ${what} was changed after it was installed: ${changes.slice(0, 5).join('; ')}${changes.length > 5 ? `; and ${changes.length - 5} more` : ''}`,
       [],
@@ -60,13 +63,13 @@ export class PackageTamperedError extends DomainError {
 /** The package has no program to run: no `bin`, or several and none named after the package. */
 export class PackageNoBinError extends DomainError {
   constructor(message: string) {
-    super(PACKAGE_CACHE_NO_BIN, message);
+    super('invalid', PACKAGE_CACHE_NO_BIN, message);
   }
 }
 
 /** A cache built with options that cannot work: a start-up mistake. */
 export class PackageCacheConfigError extends DomainError {
   constructor(message: string) {
-    super(PACKAGE_CACHE_CONFIG, message);
+    super('internal', PACKAGE_CACHE_CONFIG, message);
   }
 }

@@ -7,6 +7,7 @@ export const SANDBOX_INVALID_POLICY = 'SANDBOX.INVALID_POLICY';
 export class SandboxPolicyError extends DomainError {
   constructor(readonly reasons: readonly string[]) {
     super(
+      'invalid',
       SANDBOX_INVALID_POLICY,
       `invalid sandbox policy: ${reasons.join('; ')}`,
       reasons.map((message) => ({ path: 'policy', message, severity: 'error' as const })),

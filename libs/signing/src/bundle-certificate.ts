@@ -5,7 +5,7 @@
  * and, when the files are given, each file's digest.
  */
 import { decodeStatement, verifyCertificate, type CertificateStatement } from './certificate-statement';
-import { sha256 } from './digest';
+import { sha256Hex } from '@skillhub/bundle';
 import type { DsseEnvelope, TrustedKey } from './dsse';
 import { BundleMismatchError, CertificateExpiredError, MalformedEnvelopeError } from './signing.errors';
 
@@ -25,14 +25,14 @@ export function verifyBundleCertificate(check: BundleCertificateCheck): Certific
   const statement = verifyCertificate(check.envelope, check.keys, new Date(claimed.issuedAt));
   const now = check.now ?? new Date();
   if (Date.parse(statement.expiresAt) <= now.getTime()) throw new CertificateExpiredError(statement.expiresAt);
-  const actual = sha256(check.bundle).toString('hex');
+  const actual = sha256Hex(check.bundle);
   if (actual !== statement.bundleSha256) {
     throw new BundleMismatchError(
       `bundle SHA-256 is ${actual}, the certificate was issued for ${statement.bundleSha256}`,
     );
   }
   if (check.files) {
-    const seen = new Map(check.files.map((f) => [f.path, sha256(f.content).toString('hex')]));
+    const seen = new Map(check.files.map((f) => [f.path, sha256Hex(f.content)]));
     const paths = new Set([...seen.keys(), ...Object.keys(statement.files)]);
     const problems = [...paths]
       .filter((path) => seen.get(path) !== statement.files[path])

@@ -1,4 +1,14 @@
-import { canonicalJson } from './canonical-json';
+import { canonicalJson, MAX_JSON_DEPTH } from './canonical-json';
+import { NotCanonicalJsonError } from './signing.errors';
+
+const thrownBy = (run: () => unknown): unknown => {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('nothing was thrown');
+};
 
 describe('canonicalJson', () => {
   it('sorts keys at every depth and writes no whitespace', () => {
@@ -36,22 +46,58 @@ describe('canonicalJson', () => {
   });
 
   it.each([
-    ['undefined', { a: undefined }],
-    ['NaN', [Number.NaN]],
-    ['Infinity', { a: Infinity }],
-    ['a function', { f: () => 1 }],
-    ['a bigint', { n: 1n }],
-    ['a Date', { d: new Date(0) }],
-    ['a Buffer', { b: Buffer.from('x') }],
-    ['a sparse array', [1, , 3]], // eslint-disable-line no-sparse-arrays
-  ])('refuses %s', (_label, value) => {
-    expect(() => canonicalJson(value)).toThrow(TypeError);
+    [null, 'null'],
+    [true, 'true'],
+    [0, '0'],
+    [-0, '0'],
+    [1e21, '1e+21'],
+    [0.5, '0.5'],
+    ['a"\\\u0001', '"a\\"\\\\\\u0001"'],
+    [[], '[]'],
+    [{}, '{}'],
+    [Object.create(null), '{}'],
+  ])('%j → %s', (value, json) => {
+    expect(canonicalJson(value)).toBe(json);
+  });
+
+  it('nests up to its depth cap', () => {
+    let deep: unknown = 1;
+    for (let i = 1; i < MAX_JSON_DEPTH; i += 1) deep = [deep];
+    expect(canonicalJson(deep)).toBe(`${'['.repeat(MAX_JSON_DEPTH - 1)}1${']'.repeat(MAX_JSON_DEPTH - 1)}`);
+  });
+
+  let tooDeep: unknown = 1;
+  for (let i = 0; i <= MAX_JSON_DEPTH; i += 1) tooDeep = [tooDeep];
+
+  it.each([
+    ['undefined', undefined, '$'],
+    // JSON.stringify drops such a member, so two different values would sign alike.
+    ['an undefined member', { b: 1, a: undefined }, '$.a'],
+    ['undefined in an array', [1, undefined], '$[1]'],
+    ['a sparse array', [1, , 3], '$[1]'], // eslint-disable-line no-sparse-arrays
+    ['NaN', [Number.NaN], '$[0]'],
+    ['Infinity', { a: Infinity }, '$.a'],
+    ['a function', { f: () => 1 }, '$.f'],
+    ['a symbol', { s: Symbol('s') }, '$.s'],
+    ['a bigint', { n: 1n }, '$.n'],
+    ['a Date', { d: new Date(0) }, '$.d'],
+    ['a Map', { m: new Map() }, '$.m'],
+    ['a Buffer', { b: Buffer.from('x') }, '$.b'],
+    ['nesting past the depth cap', tooDeep, `$${'[0]'.repeat(MAX_JSON_DEPTH)}`],
+  ])('refuses %s, naming where it is', (_label, value, at) => {
+    const error = thrownBy(() => canonicalJson(value));
+    expect(error).toBeInstanceOf(NotCanonicalJsonError);
+    expect(error).toMatchObject({
+      code: 'SIGNING.NOT_CANONICAL_JSON',
+      at,
+      problems: [{ path: at, severity: 'error' }],
+    });
   });
 
   it('refuses a value that contains itself, but not one that merely repeats a value', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
-    expect(() => canonicalJson(cyclic)).toThrow(TypeError);
+    expect(() => canonicalJson(cyclic)).toThrow(NotCanonicalJsonError);
     const shared = { x: 1 };
     expect(canonicalJson({ a: shared, b: shared })).toBe('{"a":{"x":1},"b":{"x":1}}');
   });

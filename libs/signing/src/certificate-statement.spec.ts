@@ -10,7 +10,7 @@ import {
   type CertifiedServer,
 } from './certificate-statement';
 import { canonicalJson } from './canonical-json';
-import { sha256 } from './digest';
+import { sha256 } from '@skillhub/bundle';
 import { signEnvelope } from './dsse';
 import { keyId } from './hub-key';
 import { MALFORMED_STATEMENT, MalformedStatementError, UNEXPECTED_PAYLOAD_TYPE } from './signing.errors';

@@ -6,7 +6,8 @@
 import type { KeyObject } from 'node:crypto';
 import type { Problem } from '@skillhub/errors';
 import { canonicalJson } from './canonical-json';
-import { sha256, SHA256_HEX_PATTERN } from './digest';
+import { sha256Hex } from '@skillhub/bundle';
+import { SHA256_HEX_PATTERN } from './digest';
 import { signEnvelope, verifyEnvelope, type DsseEnvelope, type TrustedKey } from './dsse';
 import { isCanonicalIsoTime } from './iso-time';
 import { isRecord } from './is-record';
@@ -92,7 +93,7 @@ export interface CertificateStatement {
 export function manifestSha256(manifest: Readonly<Record<string, unknown>>): string {
   const signatureFields: readonly string[] = KAZMA_SIGNATURE_FIELDS;
   const unsigned = Object.fromEntries(Object.entries(manifest).filter(([key]) => !signatureFields.includes(key)));
-  return sha256(canonicalJson(unsigned)).toString('hex');
+  return sha256Hex(canonicalJson(unsigned));
 }
 
 /** Canonical bytes: sorted keys, no whitespace, and the set-like lists sorted too, so order never changes the bytes. */

@@ -1,6 +1,6 @@
 /** The hub's Ed25519 signing keys: generation, PEM loading, key ids, and the sign/verify primitives. */
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
-import { sha256 } from './digest';
+import { sha256Hex } from '@skillhub/bundle';
 import { InvalidKeyError } from './signing.errors';
 
 export interface HubKeyPair {
@@ -19,7 +19,7 @@ export function generateHubKey(): HubKeyPair {
 /** Lowercase hex SHA-256 of the SPKI DER of the key (of its public half, when given a private key). */
 export function keyId(key: KeyObject): string {
   const publicKey = key.type === 'private' ? createPublicKey(key) : key;
-  return sha256(publicKey.export({ type: 'spki', format: 'der' })).toString('hex');
+  return sha256Hex(publicKey.export({ type: 'spki', format: 'der' }));
 }
 
 /** `what` names the key in errors (the hub's, or a publisher's key file). */

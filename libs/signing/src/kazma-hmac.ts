@@ -4,7 +4,8 @@
  * STRING, keyed by the UTF-8 bytes of the secret (docs/kazma.md).
  */
 import { createHmac } from 'node:crypto';
-import { digestsEqual, sha256, SHA256_HEX_PATTERN } from './digest';
+import { sha256, sha256Hex } from '@skillhub/bundle';
+import { digestsEqual, SHA256_HEX_PATTERN } from './digest';
 
 /** The manifest fields `hub sign` writes back; they are left out wherever the manifest itself is digested. */
 export const KAZMA_SIGNATURE_FIELDS = ['checksum', 'signature'] as const;
@@ -33,7 +34,7 @@ export interface KazmaVerificationInput {
 }
 
 export function kazmaChecksum(entryPointBytes: Buffer): string {
-  return sha256(entryPointBytes).toString('hex');
+  return sha256Hex(entryPointBytes);
 }
 
 export function kazmaSignature(checksumHex: string, secret: string): string {

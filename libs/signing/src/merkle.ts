@@ -3,7 +3,8 @@
  * §2.1.4.2). Leaves and nodes are hashed with distinct prefixes so a node can never pass for a
  * leaf. Sizes and indexes are plain numbers: arithmetic, never 32-bit bitwise operators.
  */
-import { digestsEqual, sha256 } from './digest';
+import { sha256 } from '@skillhub/bundle';
+import { digestsEqual } from './digest';
 import { ProofOutOfRangeError } from './signing.errors';
 
 const HASH_BYTES = 32;

@@ -5,7 +5,7 @@
  */
 import type { KeyObject } from 'node:crypto';
 import { decodeBase64 } from './base64';
-import { sha256 } from './digest';
+import { sha256 } from '@skillhub/bundle';
 import { signEd25519, verifyEd25519 } from './hub-key';
 import { BadSignatureError, MalformedNoteError, UnknownKeyError } from './signing.errors';
 

@@ -1,4 +1,4 @@
-/** The errors the signing lib throws; the HTTP layer maps their codes to statuses. Messages never carry key material. */
+/** The errors the signing lib throws, each of a kind (the HTTP layer's status). Messages never carry key material. */
 import { DomainError, type Problem } from '@skillhub/errors';
 
 export const SECRET_UNREADABLE = 'SIGNING.SECRET_UNREADABLE';
@@ -12,46 +12,47 @@ export const UNEXPECTED_PAYLOAD_TYPE = 'SIGNING.UNEXPECTED_PAYLOAD_TYPE';
 export const MALFORMED_STATEMENT = 'SIGNING.MALFORMED_STATEMENT';
 export const MALFORMED_NOTE = 'SIGNING.MALFORMED_NOTE';
 export const PROOF_OUT_OF_RANGE = 'SIGNING.PROOF_OUT_OF_RANGE';
+export const NOT_CANONICAL_JSON = 'SIGNING.NOT_CANONICAL_JSON';
 
 /** A sealed secret that does not open: wrong key, altered bytes, or not a sealed secret at all (deliberately not told apart). */
 export class SecretUnreadableError extends DomainError {
   constructor() {
-    super(SECRET_UNREADABLE, 'The stored secret cannot be decrypted (wrong key or altered data)');
+    super('internal', SECRET_UNREADABLE, 'The stored secret cannot be decrypted (wrong key or altered data)');
   }
 }
 
 /** The secret-encryption key is not 32 bytes of hex or base64. */
 export class InvalidSecretKeyError extends DomainError {
   constructor(message: string) {
-    super(INVALID_SECRET_KEY, message);
+    super('internal', INVALID_SECRET_KEY, message);
   }
 }
 
 /** A PEM that is not an Ed25519 key of the expected kind (public or private). */
 export class InvalidKeyError extends DomainError {
   constructor(message: string) {
-    super(INVALID_KEY, message);
+    super('invalid', INVALID_KEY, message);
   }
 }
 
 /** No signature was made by a key the verifier trusts. */
 export class UnknownKeyError extends DomainError {
   constructor(message: string, keyIds: readonly string[] = []) {
-    super(UNKNOWN_KEY, message, [], { keyIds });
+    super('invalid', UNKNOWN_KEY, message, [], { keyIds });
   }
 }
 
 /** A signature by a trusted key that does not verify: the signed bytes were altered or forged. */
 export class BadSignatureError extends DomainError {
   constructor(message: string) {
-    super(BAD_SIGNATURE, message);
+    super('invalid', BAD_SIGNATURE, message);
   }
 }
 
 /** The signature verifies, but the key was outside its validity window at the time asked about. */
 export class KeyNotValidAtTimeError extends DomainError {
   constructor(keyid: string, at: Date) {
-    super(KEY_NOT_VALID_AT_TIME, `Key ${keyid} was not valid at ${at.toISOString()}`, [], {
+    super('invalid', KEY_NOT_VALID_AT_TIME, `Key ${keyid} was not valid at ${at.toISOString()}`, [], {
       keyid,
       at: at.toISOString(),
     });
@@ -60,21 +61,24 @@ export class KeyNotValidAtTimeError extends DomainError {
 
 export class MalformedEnvelopeError extends DomainError {
   constructor(message: string) {
-    super(MALFORMED_ENVELOPE, `Malformed DSSE envelope: ${message}`);
+    super('invalid', MALFORMED_ENVELOPE, `Malformed DSSE envelope: ${message}`);
   }
 }
 
 /** A genuine envelope that carries some other kind of payload than the one asked for. */
 export class UnexpectedPayloadTypeError extends DomainError {
   constructor(expected: string, actual: string) {
-    super(UNEXPECTED_PAYLOAD_TYPE, `Expected payload type ${expected}, got ${actual}`, [], { expected, actual });
+    super('invalid', UNEXPECTED_PAYLOAD_TYPE, `Expected payload type ${expected}, got ${actual}`, [], {
+      expected,
+      actual,
+    });
   }
 }
 
 /** Carries every problem found in the statement, not just the first. */
 export class MalformedStatementError extends DomainError {
   constructor(problems: readonly Problem[]) {
-    super(MALFORMED_STATEMENT, summarize('Malformed certificate statement', problems), problems);
+    super('invalid', MALFORMED_STATEMENT, summarize('Malformed certificate statement', problems), problems);
   }
 }
 
@@ -90,14 +94,24 @@ const summarize = (title: string, problems: readonly Problem[]): string => {
 /** A signed note or checkpoint whose text does not follow the C2SP format. */
 export class MalformedNoteError extends DomainError {
   constructor(message: string) {
-    super(MALFORMED_NOTE, `Malformed signed note: ${message}`);
+    super('invalid', MALFORMED_NOTE, `Malformed signed note: ${message}`);
   }
 }
 
 /** A proof asked for a leaf or tree size the log does not have. */
 export class ProofOutOfRangeError extends DomainError {
   constructor(message: string) {
-    super(PROOF_OUT_OF_RANGE, message);
+    super('invalid', PROOF_OUT_OF_RANGE, message);
+  }
+}
+
+/** A value with no exact JSON spelling (undefined, a function, NaN, a cycle, …): hashing it would pin something arbitrary. */
+export class NotCanonicalJsonError extends DomainError {
+  constructor(
+    message: string,
+    readonly at: string,
+  ) {
+    super('invalid', NOT_CANONICAL_JSON, `${at}: ${message}`, [{ path: at, message, severity: 'error' }]);
   }
 }
 
@@ -107,13 +121,13 @@ export const BUNDLE_MISMATCH = 'SIGNING.BUNDLE_MISMATCH';
 /** A certificate past its `expiresAt`. */
 export class CertificateExpiredError extends DomainError {
   constructor(expiresAt: string) {
-    super(CERTIFICATE_EXPIRED, `The certificate expired at ${expiresAt}`);
+    super('invalid', CERTIFICATE_EXPIRED, `The certificate expired at ${expiresAt}`);
   }
 }
 
 /** The bytes in hand are not the ones the certificate was issued for (tampered or swapped). */
 export class BundleMismatchError extends DomainError {
   constructor(message: string, problems: readonly Problem[] = []) {
-    super(BUNDLE_MISMATCH, message, problems);
+    super('invalid', BUNDLE_MISMATCH, message, problems);
   }
 }

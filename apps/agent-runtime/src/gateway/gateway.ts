@@ -359,7 +359,7 @@ const skillToolView = (skill: PlannedSkillTool, live: Tool): Tool => ({
 const gatewayUri = (server: string, uri: string): string =>
   `skillhub-resource://${encodeURIComponent(server)}/${encodeURIComponent(uri)}`;
 
-/** The fields a tool-definition hash covers (security.md C13). */
+/** The fields a tool-definition hash covers (docs/security.md, C13). */
 const definitionOf = (tool: Tool): ToolDefinition => ({
   name: tool.name,
   description: tool.description,

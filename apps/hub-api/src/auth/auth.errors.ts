@@ -2,18 +2,18 @@ import { DomainError } from '@skillhub/errors';
 
 export class AuthRequiredError extends DomainError {
   constructor() {
-    super('AUTH.REQUIRED', 'This route needs a token: send "Authorization: Bearer <token>".');
+    super('unauthorized', 'AUTH.REQUIRED', 'This route needs a token: send "Authorization: Bearer <token>".');
   }
 }
 
 export class InvalidTokenError extends DomainError {
   constructor(reason: 'unknown' | 'expired' | 'revoked') {
-    super('AUTH.INVALID', `The token is ${reason === 'unknown' ? 'not known to this hub' : reason}.`);
+    super('unauthorized', 'AUTH.INVALID', `The token is ${reason === 'unknown' ? 'not known to this hub' : reason}.`);
   }
 }
 
 export class ForbiddenError extends DomainError {
   constructor(message: string) {
-    super('AUTH.FORBIDDEN', message);
+    super('forbidden', 'AUTH.FORBIDDEN', message);
   }
 }

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
-import { PublisherToken } from '@skillhub/database';
+import { PublisherTokenRepository } from '@skillhub/database';
 import { AuthRequiredError, ForbiddenError, InvalidTokenError } from './auth.errors';
 import { hasScope, type Principal } from './principal';
 import { hashToken, secretsEqual } from './token-secret';
@@ -13,7 +12,7 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 @Injectable()
 export class AuthService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly tokens: PublisherTokenRepository,
     @Inject(HUB_CONFIG) private readonly config: HubConfig,
   ) {}
 
@@ -26,14 +25,13 @@ export class AuthService {
     const admin = this.config.HUB_ADMIN_TOKEN;
     if (admin && secretsEqual(secret, admin)) return { kind: 'admin' };
 
-    const repo = this.dataSource.getRepository(PublisherToken);
-    const token = await repo.findOneBy({ tokenHash: hashToken(secret) });
+    const token = await this.tokens.byHash(hashToken(secret));
     if (!token) throw new InvalidTokenError('unknown');
     if (token.revokedAt) throw new InvalidTokenError('revoked');
     const now = Date.now();
     if (token.expiresAt && token.expiresAt.getTime() <= now) throw new InvalidTokenError('expired');
     if (!token.lastUsedAt || now - token.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-      await repo.update(token.id, { lastUsedAt: new Date(now) });
+      await this.tokens.touch(token.id, new Date(now));
     }
     return {
       kind: 'token',

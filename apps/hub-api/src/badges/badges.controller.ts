@@ -1,8 +1,9 @@
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiNotModifiedResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { cleanLabel } from './badge-style';
 import { BadgesService } from './badges.service';
+import { ApiProblems } from '../common/dto/api-problems.decorator';
 import { BadgeQueryDto } from './dto/badge.request.dto';
 import { ShieldsEndpointDto } from './dto/badge.response.dto';
 
@@ -17,7 +18,12 @@ export class BadgesController {
   @Get(':author/:name/badge.svg')
   @ApiOperation({ summary: 'SVG certification badge (ETag, 5-minute cache; "not found" for an unknown skill)' })
   @ApiProduces('image/svg+xml')
-  @ApiOkResponse({ description: 'An SVG image.' })
+  @ApiOkResponse({
+    description: 'An SVG image; `X-Skill-Hub-Badge: not-found` when the skill is unknown.',
+    schema: { type: 'string', example: '<svg xmlns="http://www.w3.org/2000/svg" width="150" height="20">…</svg>' },
+  })
+  @ApiNotModifiedResponse({ description: 'If-None-Match named the current ETag.' })
+  @ApiProblems({ 400: ['VALIDATION'] })
   async svg(
     @Param('author') author: string,
     @Param('name') name: string,
@@ -40,7 +46,8 @@ export class BadgesController {
 
   @Get(':author/:name/badge.json')
   @ApiOperation({ summary: 'shields.io endpoint badge: `https://img.shields.io/endpoint?url=<this URL>`' })
-  @ApiOkResponse({ type: ShieldsEndpointDto })
+  @ApiOkResponse({ type: ShieldsEndpointDto, description: '`X-Skill-Hub-Badge: not-found` when the skill is unknown.' })
+  @ApiProblems({ 400: ['VALIDATION'] })
   async json(
     @Param('author') author: string,
     @Param('name') name: string,

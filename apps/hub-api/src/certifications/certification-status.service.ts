@@ -1,11 +1,18 @@
 /**
- * A version's certification as users and Kazma's CLI see it: the stored verdict,
- * with a certificate past its expiry shown as `expired` (level none).
+ * A version's certification as users and Kazma's CLI see it: the stored verdict under the
+ * current policy, with a certificate past its expiry shown as `expired` (level none).
  */
 import { Injectable } from '@nestjs/common';
-import { DataSource, MoreThan } from 'typeorm';
-import { CERTIFICATION_POLICY_VERSION } from '@skillhub/certification';
-import { Certification, Submission } from '@skillhub/database';
+import {
+  CertificationRepository,
+  CURRENT_POLICY,
+  decodeOptionalReport,
+  SkillRepository,
+  statusNow,
+  SubmissionRepository,
+  type Certification,
+  type Submission,
+} from '@skillhub/database';
 import { kazmaSkillId } from '../skills/skill-ref';
 import { SkillNotFoundError } from '../skills/skills.errors';
 import { findVersion } from '../skills/version-lookup';
@@ -14,15 +21,16 @@ import type { CertificationStatusDto } from './dto/certification-status.response
 
 @Injectable()
 export class CertificationStatusService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly skills: SkillRepository,
+    private readonly certifications: CertificationRepository,
+    private readonly submissions: SubmissionRepository,
+  ) {}
 
   /** The version named, or the skill's listed version when `version` is omitted. */
   async forSkill(author: string, name: string, version?: string): Promise<CertificationStatusDto> {
-    const v = await findVersion(this.dataSource.manager, author, name, version);
-    const cert = await this.dataSource
-      .getRepository(Certification)
-      .findOneBy({ skillVersionId: v.id, policyVersion: CERTIFICATION_POLICY_VERSION });
-    return certificationStatus(kazmaSkillId(author, name, v.version), cert);
+    const v = await findVersion(this.skills, author, name, version);
+    return certificationStatus(kazmaSkillId(author, name, v.version), await this.certifications.current(v.id));
   }
 
   /**
@@ -35,16 +43,7 @@ export class CertificationStatusService {
       return await this.forSkill(author, name, version);
     } catch (err) {
       if (!(err instanceof SkillNotFoundError)) throw err;
-      const submission = await this.dataSource.getRepository(Submission).findOne({
-        where: {
-          namespaceSlug: author,
-          name,
-          ...(version ? { version } : {}),
-          status: 'quarantined',
-          expiresAt: MoreThan(new Date()),
-        },
-        order: { createdAt: 'DESC' },
-      });
+      const submission = await this.submissions.newestLive(author, name, version);
       if (!submission) throw err;
       return quarantined(submission);
     }
@@ -52,7 +51,7 @@ export class CertificationStatusService {
 
   /** Kazma's `status <submission_id>`: quarantined until claimed, then the published version's. */
   async forSubmission(id: string): Promise<CertificationStatusDto> {
-    const submission = await this.dataSource.getRepository(Submission).findOneBy({ id });
+    const submission = await this.submissions.byId(id);
     if (!submission) throw new SubmissionNotFoundError(id);
     if (submission.status === 'claimed') {
       return this.forSkill(submission.namespaceSlug, submission.name, submission.version);
@@ -65,7 +64,7 @@ export class CertificationStatusService {
 function quarantined(submission: Submission): CertificationStatusDto {
   const ref = kazmaSkillId(submission.namespaceSlug, submission.name, submission.version);
   const expired = submission.expiresAt.getTime() <= Date.now();
-  const report = submission.report as { requirementsMet?: Record<string, boolean> } | null;
+  const report = decodeOptionalReport(submission.report);
   return {
     skill_id: ref,
     level: 'none',
@@ -74,13 +73,12 @@ function quarantined(submission: Submission): CertificationStatusDto {
     requirements_met: report?.requirementsMet ?? {},
     status: expired ? 'expired' : 'quarantined',
     policy_version: null,
-    report: submission.report,
+    report,
   };
 }
 
 export function certificationStatus(skillId: string, cert: Certification | null): CertificationStatusDto {
-  const expired = cert?.status === 'certified' && cert.expiresAt !== null && cert.expiresAt.getTime() <= Date.now();
-  const status = expired ? 'expired' : (cert?.status ?? 'pending');
+  const status = statusNow(cert);
   return {
     skill_id: skillId,
     level: status === 'certified' ? (cert?.level ?? 'none') : 'none',
@@ -88,7 +86,7 @@ export function certificationStatus(skillId: string, cert: Certification | null)
     expires_at: cert?.expiresAt?.toISOString() ?? null,
     requirements_met: cert?.requirementsMet ?? {},
     status,
-    policy_version: cert?.policyVersion ?? CERTIFICATION_POLICY_VERSION,
-    report: cert?.report ?? null,
+    policy_version: cert?.policyVersion ?? CURRENT_POLICY,
+    report: decodeOptionalReport(cert?.report),
   };
 }

@@ -22,7 +22,7 @@ export class BundleUploadInterceptor extends FileInterceptor(BUNDLE_FIELD) {
         : /field/i.test(error.message)
           ? BUNDLE_FIELD
           : 'body';
-      throw new DomainError('REQUEST.INVALID', `The multipart upload was refused: ${error.message}.`, [
+      throw new DomainError('invalid', 'REQUEST.INVALID', `The multipart upload was refused: ${error.message}.`, [
         {
           path: field,
           message: `send the bundle as the one file of the multipart field "${BUNDLE_FIELD}"`,

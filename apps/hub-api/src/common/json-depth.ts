@@ -15,7 +15,7 @@ const CLOSERS = new Set([0x5d, 0x7d]); // ] }
 
 export class JsonTooDeepError extends DomainError {
   constructor() {
-    super('REQUEST.TOO_DEEP', `The JSON body nests deeper than ${MAX_JSON_DEPTH} levels.`, [
+    super('invalid', 'REQUEST.TOO_DEEP', `The JSON body nests deeper than ${MAX_JSON_DEPTH} levels.`, [
       { path: 'body', message: `arrays and objects may nest at most ${MAX_JSON_DEPTH} levels deep`, severity: 'error' },
     ]);
   }

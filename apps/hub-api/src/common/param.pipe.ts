@@ -12,7 +12,7 @@ const INDEX = /^(0|[1-9]\d{0,14})$/;
 
 function invalidParam(metadata: ArgumentMetadata, expected: string): DomainError {
   const name = metadata.data ?? 'path';
-  return new DomainError('VALIDATION', 'The request has invalid fields.', [
+  return new DomainError('invalid', 'VALIDATION', 'The request has invalid fields.', [
     { path: name, message: `${name} must be ${expected}`, severity: 'error' },
   ]);
 }

@@ -4,10 +4,10 @@
  * answers them like any other invalid field.
  */
 import type { NextFunction, Request, Response } from 'express';
-import { DomainError, type Problem } from '@skillhub/errors';
+import { DomainError, type ErrorKind, type Problem } from '@skillhub/errors';
 
-const invalid = (code: string, detail: string, problem: Problem): DomainError =>
-  new DomainError(code, detail, [problem]);
+const refused = (kind: ErrorKind, code: string, detail: string, problem: Problem): DomainError =>
+  new DomainError(kind, code, detail, [problem]);
 
 /** Before routing: Express would fail to decode such a parameter and say only which bytes. */
 export function refuseMalformedPath(req: Request, _res: Response, next: NextFunction): void {
@@ -22,7 +22,7 @@ export function refuseMalformedPath(req: Request, _res: Response, next: NextFunc
   });
   if (bad === -1) return next();
   next(
-    invalid('REQUEST.INVALID', 'The path is not valid percent-encoded UTF-8.', {
+    refused('invalid', 'REQUEST.INVALID', 'The path is not valid percent-encoded UTF-8.', {
       path: 'path',
       message: `path segment ${bad} does not decode (a "%" not followed by two hex digits, or bytes that are not UTF-8)`,
       severity: 'error',
@@ -44,14 +44,25 @@ export function bodyParserProblems(err: unknown, _req: Request, _res: Response, 
   const field = (path: string): Problem => ({ path, message: err.message, severity: 'error' });
   switch (err.type) {
     case 'entity.parse.failed':
-      return next(invalid('REQUEST.MALFORMED_JSON', 'The request body is not valid JSON.', field('body')));
+      return next(refused('invalid', 'REQUEST.MALFORMED_JSON', 'The request body is not valid JSON.', field('body')));
     case 'entity.too.large':
-      return next(invalid('REQUEST.BODY_TOO_LARGE', 'The request body is larger than the hub accepts.', field('body')));
+      return next(
+        refused(
+          'too-large',
+          'REQUEST.BODY_TOO_LARGE',
+          'The request body is larger than the hub accepts.',
+          field('body'),
+        ),
+      );
     case 'charset.unsupported':
-      return next(invalid('REQUEST.UNSUPPORTED_MEDIA_TYPE', err.message, field('content-type')));
+      return next(
+        refused('unsupported-media-type', 'REQUEST.UNSUPPORTED_MEDIA_TYPE', err.message, field('content-type')),
+      );
     case 'encoding.unsupported':
-      return next(invalid('REQUEST.UNSUPPORTED_MEDIA_TYPE', err.message, field('content-encoding')));
+      return next(
+        refused('unsupported-media-type', 'REQUEST.UNSUPPORTED_MEDIA_TYPE', err.message, field('content-encoding')),
+      );
     default:
-      return next(invalid('REQUEST.INVALID', err.message, field('body')));
+      return next(refused('invalid', 'REQUEST.INVALID', err.message, field('body')));
   }
 }

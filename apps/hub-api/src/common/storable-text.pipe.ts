@@ -17,7 +17,7 @@ export class StorableTextPipe implements PipeTransform {
       const field = fieldName(metadata.data, path);
       return { path: field, message: `${key ? `The name of ${field}` : field} ${reason}`, severity: 'error' };
     });
-    throw new DomainError('VALIDATION', 'The request has invalid fields.', problems);
+    throw new DomainError('invalid', 'VALIDATION', 'The request has invalid fields.', problems);
   }
 }
 

@@ -1,7 +1,8 @@
 import { type ArgumentMetadata, ValidationPipe, type ValidationError } from '@nestjs/common';
 import { DomainError, type Problem } from '@skillhub/errors';
 
-const invalid = (problems: Problem[]) => new DomainError('VALIDATION', 'The request has invalid fields.', problems);
+const invalid = (problems: Problem[]) =>
+  new DomainError('invalid', 'VALIDATION', 'The request has invalid fields.', problems);
 
 /** Request DTO validation: unknown fields refused, every failing field named in the problem body. */
 class RequestValidationPipe extends ValidationPipe {
@@ -9,9 +10,12 @@ class RequestValidationPipe extends ValidationPipe {
     if (metadata.type === 'body' && this.toValidate(metadata)) {
       // A bundle route's parser took these bytes: this route reads JSON only.
       if (Buffer.isBuffer(value)) {
-        throw new DomainError('REQUEST.UNSUPPORTED_MEDIA_TYPE', 'This route reads a JSON body.', [
-          { path: 'content-type', message: 'send the body as application/json', severity: 'error' },
-        ]);
+        throw new DomainError(
+          'unsupported-media-type',
+          'REQUEST.UNSUPPORTED_MEDIA_TYPE',
+          'This route reads a JSON body.',
+          [{ path: 'content-type', message: 'send the body as application/json', severity: 'error' }],
+        );
       }
       // A list or a scalar would be validated as an object whose fields are "0", "1"...: say what it
       // is. No body at all is validated as an empty one, so each missing field is named.

@@ -14,7 +14,7 @@ const QUEUE_PER_THREAD = 64;
 
 export class PoolBusyError extends DomainError {
   constructor(retryAfterSeconds: number) {
-    super('REQUEST.BUSY', 'The hub is busy reading other uploads; try again shortly.', [], {
+    super('unavailable', 'REQUEST.BUSY', 'The hub is busy reading other uploads; try again shortly.', [], {
       retry_after: retryAfterSeconds,
     });
   }

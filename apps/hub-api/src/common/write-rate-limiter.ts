@@ -41,7 +41,7 @@ return {1, 0}
 
 export class RateLimitedError extends DomainError {
   constructor(what: string, retryAfterSeconds: number) {
-    super('REQUEST.RATE_LIMITED', `Too many ${what}; try again in ${retryAfterSeconds} s.`, [], {
+    super('rate-limited', 'REQUEST.RATE_LIMITED', `Too many ${what}; try again in ${retryAfterSeconds} s.`, [], {
       retry_after: retryAfterSeconds,
     });
   }

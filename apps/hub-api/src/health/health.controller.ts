@@ -1,34 +1,54 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiOkResponse,
+  ApiOperation,
+  ApiProperty,
+  ApiPropertyOptional,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
 import { HUB_CONFIG, type HubConfig, isEmbedded } from '@skillhub/config';
 import { OutboxRelay, PRODUCER_REDIS } from '@skillhub/queue';
 import { OutboxMessage } from '@skillhub/database';
+import { ApiProblems } from '../common/dto/api-problems.decorator';
 import { withTimeout } from '../common/with-timeout';
 import { HUB_VERSION } from '../hub-version';
 
 class HealthResponseDto {
-  @ApiProperty({ example: 'ok' }) status: 'ok';
-  @ApiProperty() version: string;
+  @ApiProperty({ enum: ['ok'], example: 'ok' }) status: 'ok';
+  @ApiProperty({ description: "The hub's version.", example: '0.1.0' }) version: string;
 }
 
 class DependencyStateDto {
-  @ApiProperty({ enum: ['up', 'down'] }) status: 'up' | 'down';
-  @ApiProperty({ required: false }) detail?: string;
+  @ApiProperty({ enum: ['up', 'down'], example: 'up' }) status: 'up' | 'down';
+  @ApiPropertyOptional({ description: 'Why it is down.', example: 'unreachable; jobs wait in the outbox' })
+  detail?: string;
 }
 
 class ReadinessResponseDto {
-  @ApiProperty({ enum: ['ready', 'degraded', 'unavailable'] }) status: 'ready' | 'degraded' | 'unavailable';
-  @ApiProperty({ enum: ['embedded', 'postgres'] }) mode: 'embedded' | 'postgres';
-  @ApiProperty() database: DependencyStateDto;
-  @ApiProperty({ description: 'Down means publishes still succeed; their jobs wait in the outbox.' })
+  @ApiProperty({ enum: ['ready', 'degraded', 'unavailable'], example: 'ready' })
+  status: 'ready' | 'degraded' | 'unavailable';
+  @ApiProperty({ enum: ['embedded', 'postgres'], example: 'postgres' }) mode: 'embedded' | 'postgres';
+  @ApiProperty({ type: DependencyStateDto }) database: DependencyStateDto;
+  @ApiProperty({
+    type: DependencyStateDto,
+    description: 'Down means publishes still succeed; their jobs wait in the outbox.',
+  })
   redis: DependencyStateDto;
-  @ApiProperty({ description: 'Jobs written but not yet handed to the queue.' }) outbox_pending: number | null;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'Jobs written but not yet handed to the queue; null when the database did not answer.',
+    example: 0,
+  })
+  outbox_pending: number | null;
   @ApiProperty({
     enum: ['bullmq', 'in-process'],
     description: 'Where certification jobs run now: on Redis, or (embedded default without Redis) in this process.',
+    example: 'bullmq',
   })
   queue: 'bullmq' | 'in-process';
 }
@@ -48,14 +68,19 @@ export class HealthController {
   @Get()
   @ApiOperation({ summary: 'Liveness (Kazma-compatible)' })
   @ApiOkResponse({ type: HealthResponseDto })
+  @ApiProblems()
   health(): HealthResponseDto {
     return { status: 'ok', version: HUB_VERSION };
   }
 
   @Get('ready')
   @ApiOperation({ summary: 'Readiness: the database and Redis, reported apart. 503 only when the database is down.' })
-  @ApiOkResponse({ type: ReadinessResponseDto })
-  @ApiServiceUnavailableResponse({ type: ReadinessResponseDto })
+  @ApiOkResponse({
+    type: ReadinessResponseDto,
+    description: 'Ready, or degraded (Redis down, jobs wait in the outbox).',
+  })
+  @ApiServiceUnavailableResponse({ type: ReadinessResponseDto, description: 'The database is down: the same report.' })
+  @ApiProblems()
   async ready(@Res({ passthrough: true }) res: Response): Promise<ReadinessResponseDto> {
     const [pending, pong] = await Promise.allSettled([
       withTimeout(

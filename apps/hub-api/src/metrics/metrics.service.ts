@@ -8,9 +8,9 @@ import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { DataSource } from 'typeorm';
 import { registerCertifierMetrics } from '@skillhub/certifier';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
+import { CertificationRepository, PendingWorkRepository } from '@skillhub/database';
 import { CERTIFICATION_QUEUE, PRODUCER_REDIS } from '@skillhub/queue';
 import { withTimeout } from '../common/with-timeout';
 
@@ -29,7 +29,8 @@ export class MetricsService implements OnModuleDestroy {
   });
 
   constructor(
-    private readonly dataSource: DataSource,
+    certifications: CertificationRepository,
+    work: PendingWorkRepository,
     @Inject(PRODUCER_REDIS) redis: Redis,
     @Inject(HUB_CONFIG) config: HubConfig,
   ) {
@@ -52,7 +53,6 @@ export class MetricsService implements OnModuleDestroy {
         for (const [state, n] of Object.entries(counts ?? {})) this.set({ state }, n);
       },
     });
-    const ds = this.dataSource;
     new Gauge({
       name: 'skillhub_certifications',
       help: 'Certifications by status and level (current policy).',
@@ -60,10 +60,7 @@ export class MetricsService implements OnModuleDestroy {
       registers: [this.registry],
       async collect() {
         this.reset();
-        const rows: Array<{ status: string; level: string; n: number }> = await ds.query(
-          `SELECT status, level, count(*)::int AS n FROM certifications GROUP BY status, level`,
-        );
-        for (const r of rows) this.set({ status: r.status, level: r.level }, r.n);
+        for (const r of await certifications.countsByStatus()) this.set({ status: r.status, level: r.level }, r.n);
       },
     });
     new Gauge({
@@ -71,8 +68,7 @@ export class MetricsService implements OnModuleDestroy {
       help: 'Jobs written but not yet handed to the queue.',
       registers: [this.registry],
       async collect() {
-        const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM outbox WHERE dispatched_at IS NULL`);
-        this.set(n);
+        this.set(await work.undelivered());
       },
     });
   }

@@ -3,6 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { KazmaSearchQueryDto, ListSkillsQueryDto } from './dto/list-skills.request.dto';
 import { KazmaSearchResponseDto, SkillListResponseDto, StatsResponseDto } from './dto/skill-list.response.dto';
 import { SkillsSearchService } from './skills-search.service';
+import { ApiProblems } from '../common/dto/api-problems.decorator';
 
 @ApiTags('discovery')
 @Controller('api/v1')
@@ -16,6 +17,7 @@ export class SkillsSearchController {
       'One item per skill (its latest version not yanked) unless all_versions=true. With q, results are ranked: name matches first, then description, tags and capabilities, then tool names; misspelt names still match.',
   })
   @ApiOkResponse({ type: SkillListResponseDto })
+  @ApiProblems({ 400: ['VALIDATION', 'SEARCH.INVALID'] })
   list(@Query() query: ListSkillsQueryDto): Promise<SkillListResponseDto> {
     return this.search.list(query);
   }
@@ -23,6 +25,7 @@ export class SkillsSearchController {
   @Get('skills/search')
   @ApiOperation({ summary: "Kazma's search route: `{items, total, query}`" })
   @ApiOkResponse({ type: KazmaSearchResponseDto })
+  @ApiProblems({ 400: ['VALIDATION'] })
   async kazmaSearch(@Query() query: KazmaSearchQueryDto): Promise<KazmaSearchResponseDto> {
     const { items, total } = await this.search.list({ ...query, per_page: 100 });
     return { items, total, query: query.q ?? '' };
@@ -31,6 +34,7 @@ export class SkillsSearchController {
   @Get('stats')
   @ApiOperation({ summary: 'Totals: skills, certified skills, skills per category' })
   @ApiOkResponse({ type: StatsResponseDto })
+  @ApiProblems()
   stats(): Promise<StatsResponseDto> {
     return this.search.stats();
   }

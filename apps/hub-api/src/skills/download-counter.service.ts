@@ -4,8 +4,8 @@
  * A crash loses at most the last interval's counts.
  */
 import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
+import { SkillRepository } from '@skillhub/database';
 
 @Injectable()
 export class DownloadCounter implements OnModuleInit, BeforeApplicationShutdown {
@@ -15,7 +15,7 @@ export class DownloadCounter implements OnModuleInit, BeforeApplicationShutdown 
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly repository: SkillRepository,
     @Inject(HUB_CONFIG) private readonly config: HubConfig,
   ) {}
 
@@ -42,18 +42,7 @@ export class DownloadCounter implements OnModuleInit, BeforeApplicationShutdown 
     this.versions = new Map();
     this.skills = new Map();
     try {
-      await this.dataSource.transaction(async (m) => {
-        await m.query(
-          `UPDATE "skill_versions" v SET "downloads" = v."downloads" + d.n
-           FROM unnest($1::uuid[], $2::bigint[]) AS d(id, n) WHERE v."id" = d.id`,
-          [[...versions.keys()], [...versions.values()]],
-        );
-        await m.query(
-          `UPDATE "skills" s SET "downloads" = s."downloads" + d.n
-           FROM unnest($1::uuid[], $2::bigint[]) AS d(id, n) WHERE s."id" = d.id`,
-          [[...skills.keys()], [...skills.values()]],
-        );
-      });
+      await this.repository.addDownloads(versions, skills);
     } catch (err) {
       this.logger.warn(`download counts not saved yet, retrying: ${(err as Error).message}`);
       for (const [id, n] of versions) this.versions.set(id, (this.versions.get(id) ?? 0) + n);

@@ -1,11 +1,11 @@
 /**
  * The CPU-bound half of publish, validate and submit: a bundle read (gunzip, tar, every limit) and
  * its manifest parsed, or a submitted manifest parsed. These run in the inspector's worker threads,
- * so what they return is plain data: a domain error crosses as its code, message and problems.
+ * so what they return is plain data: a domain error crosses as its kind, code, message and problems.
  */
 import * as semver from 'semver';
 import { readBundle, type Bundle, type BundleFile, type BundleLimits } from '@skillhub/bundle';
-import { DomainError, hasErrors, type Problem } from '@skillhub/errors';
+import { DomainError, hasErrors, type ErrorKind, type Problem } from '@skillhub/errors';
 import {
   parseKazmaManifestObject,
   parseSkill,
@@ -35,6 +35,7 @@ export interface BundleTask {
 }
 
 export interface CrossingError {
+  kind: ErrorKind;
   code: string;
   message: string;
   problems: readonly Problem[];
@@ -69,9 +70,9 @@ export function inspectManifest(manifest: unknown): Inspection<InspectedSkill> {
   return crossing(() => accepted(parseKazmaManifestObject(manifest)));
 }
 
-/** The error a crossing carries, rebuilt on the calling side (statuses follow its code). */
+/** The error a crossing carries, rebuilt on the calling side (statuses follow its kind). */
 export function rebuildError(error: CrossingError): DomainError {
-  return new DomainError(error.code, error.message, error.problems, error.details);
+  return new DomainError(error.kind, error.code, error.message, error.problems, error.details);
 }
 
 function accepted({ skill, problems }: ParseResult): InspectedSkill {
@@ -95,7 +96,7 @@ function crossing<T>(work: () => T): Inspection<T> {
     return { ok: true, value: work() };
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
-    const { code, message, problems, details } = error;
-    return { ok: false, error: { code, message, problems, details } };
+    const { kind, code, message, problems, details } = error;
+    return { ok: false, error: { kind, code, message, problems, details } };
   }
 }

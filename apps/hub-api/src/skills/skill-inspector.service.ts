@@ -16,9 +16,12 @@ import {
 
 export class InspectionTimeoutError extends DomainError {
   constructor(what: string, budgetMs: number) {
-    super('BUNDLE.UNPROCESSABLE', `The ${what} took longer than ${budgetMs / 1000} s to read; it is refused.`, [
-      { path: 'body', message: `reading stopped after ${budgetMs} ms`, severity: 'error' },
-    ]);
+    super(
+      'unprocessable',
+      'BUNDLE.UNPROCESSABLE',
+      `The ${what} took longer than ${budgetMs / 1000} s to read; it is refused.`,
+      [{ path: 'body', message: `reading stopped after ${budgetMs} ms`, severity: 'error' }],
+    );
   }
 }
 

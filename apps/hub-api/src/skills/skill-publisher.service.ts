@@ -5,10 +5,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import * as semver from 'semver';
 import { DataSource, type EntityManager } from 'typeorm';
-import { CERTIFICATION_POLICY_VERSION } from '@skillhub/certification';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
 import { addToOutbox, CERTIFICATION_QUEUE, CERTIFY_JOB, OutboxRelay } from '@skillhub/queue';
-import { Blob, Certification, Namespace, Skill, SkillVersion } from '@skillhub/database';
+import { CertificationRepository, NamespaceRepository, SkillRepository, type Namespace } from '@skillhub/database';
 import type { NormalizedSkill } from '@skillhub/skill-formats';
 import { assertCanActOn, canActOn } from '../auth/namespace-access';
 import type { Principal } from '../auth/principal';
@@ -21,7 +20,6 @@ import { NamespaceUnclaimedError, SkillVersionExistsError } from './skills.error
 import type { BundleSummary, InspectedBundle } from './skill-inspection';
 import { SkillInspector } from './skill-inspector.service';
 import { kazmaSkillId } from './skill-ref';
-import { refreshListing } from './skill-sql';
 
 export interface PublishOutcome {
   created: boolean;
@@ -29,10 +27,21 @@ export interface PublishOutcome {
   response: PublishResponseDto;
 }
 
+/** What a caller adds to a publish (a claimed submission): checks before, and writes in its transaction. */
+export interface PublishStep {
+  /** Checks the inspected skill before anything is written; throws a domain error to refuse it. */
+  accept?(skill: NormalizedSkill): void;
+  /** Wraps the store in its transaction: what the caller locks and writes there commits or rolls back with it. */
+  around?(m: EntityManager, store: () => Promise<PublishOutcome>): Promise<PublishOutcome>;
+}
+
 @Injectable()
 export class SkillPublisher {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly skills: SkillRepository,
+    private readonly namespaces: NamespaceRepository,
+    private readonly certifications: CertificationRepository,
     private readonly relay: OutboxRelay,
     private readonly limiter: WriteRateLimiter,
     private readonly inspector: SkillInspector,
@@ -59,7 +68,7 @@ export class SkillPublisher {
     const { bundle, skill, warnings } = await this.inspect(bytes, principal, query);
     let publishable: boolean | null = null;
     if (principal) {
-      const ns = await this.dataSource.getRepository(Namespace).findOneBy({ slug: skill.namespace });
+      const ns = await this.namespaces.bySlug(skill.namespace);
       publishable = ns ? canActOn(principal, ns) : principal.kind === 'token' && principal.scopes.includes('claim');
     }
     return {
@@ -76,7 +85,13 @@ export class SkillPublisher {
     };
   }
 
-  async publish(bytes: Buffer, principal: Principal, query: PublishSkillQueryDto): Promise<PublishOutcome> {
+  /** The one way a version is published: rate-limited per token, inspected, stored, and its judgment handed over. */
+  async publish(
+    bytes: Buffer,
+    principal: Principal,
+    query: PublishSkillQueryDto,
+    step: PublishStep = {},
+  ): Promise<PublishOutcome> {
     const who = principal.kind === 'token' ? principal.tokenId : 'admin';
     await this.limiter.consume(
       `publish:${who}`,
@@ -84,7 +99,11 @@ export class SkillPublisher {
       'publishes from this token',
     );
     const { bundle, skill } = await this.inspect(bytes, principal, query);
-    const outcome = await this.dataSource.transaction((m) => this.store(m, principal, bundle, bytes, skill));
+    step.accept?.(skill);
+    const outcome = await this.dataSource.transaction((m) => {
+      const store = () => this.store(m, principal, bundle, bytes, skill);
+      return step.around ? step.around(m, store) : store();
+    });
     if (outcome.created) this.relay.nudge();
     return outcome;
   }
@@ -95,7 +114,7 @@ export class SkillPublisher {
    * inserts; the others find its row and either match its bytes (idempotent) or
    * throw, rolling back everything they wrote.
    */
-  async store(
+  private async store(
     m: EntityManager,
     principal: Principal,
     bundle: BundleSummary,
@@ -105,60 +124,36 @@ export class SkillPublisher {
     if (principal.kind !== 'token')
       throw new ForbiddenError('Publish with a publisher token; the operator token does not own namespaces.');
     const namespace = await this.namespaceFor(m, principal, skill.namespace);
-    // Creates the skill or touches it, and returns its id either way, in one statement.
-    const upserted = await m
-      .createQueryBuilder()
-      .insert()
-      .into(Skill)
-      .values({ namespaceId: namespace.id, name: skill.name })
-      .orUpdate(['updated_at'], ['namespace_id', 'name'])
-      .returning(['id'])
-      .updateEntity(false)
-      .execute();
-    const skillId = (upserted.raw as Array<{ id: string }>)[0]!.id;
-    await m
-      .createQueryBuilder()
-      .insert()
-      .into(Blob)
-      .values({ sha256: bundle.sha256, size: bytes.length, content: bytes })
-      .orIgnore()
-      .execute();
+    const skillId = await this.skills.upsertSkill(m, namespace.id, skill.name);
+    await this.skills.storeBundle(m, bundle.sha256, bytes);
 
     // Inspection refused every version semver cannot parse or the int4 columns cannot hold.
     const parsed = semver.parse(skill.version)!;
-    const inserted = await m
-      .createQueryBuilder()
-      .insert()
-      .into(SkillVersion)
-      .values({
-        skillId,
-        version: skill.version,
-        major: parsed.major,
-        minor: parsed.minor,
-        patch: parsed.patch,
-        prerelease: parsed.prerelease.length ? parsed.prerelease.join('.') : null,
-        format: skill.format,
-        author: skill.author,
-        description: skill.description,
-        license: skill.license,
-        category: skill.category,
-        capabilities: skill.capabilities,
-        permissions: skill.permissions,
-        tags: skill.tags,
-        tools: skill.tools,
-        mcpServers: skill.mcpServers,
-        entryPoint: skill.entryPoint,
-        manifestPath: skill.manifestPath,
-        manifest: skill.manifest,
-        files: bundle.files,
-        bundleSha256: bundle.sha256,
-        bundleSize: bytes.length,
-        publishedBy: principal.publisherId,
-      })
-      .orIgnore()
-      .returning(['id'])
-      .updateEntity(false)
-      .execute();
+    const versionId = await this.skills.addVersion(m, {
+      skillId,
+      version: skill.version,
+      major: parsed.major,
+      minor: parsed.minor,
+      patch: parsed.patch,
+      prerelease: parsed.prerelease.length ? parsed.prerelease.join('.') : null,
+      format: skill.format,
+      author: skill.author,
+      description: skill.description,
+      license: skill.license,
+      category: skill.category,
+      capabilities: skill.capabilities,
+      permissions: skill.permissions,
+      tags: skill.tags,
+      tools: skill.tools,
+      mcpServers: skill.mcpServers,
+      entryPoint: skill.entryPoint,
+      manifestPath: skill.manifestPath,
+      manifest: skill.manifest,
+      files: bundle.files,
+      bundleSha256: bundle.sha256,
+      bundleSize: bytes.length,
+      publishedBy: principal.publisherId,
+    });
     const ref = kazmaSkillId(namespace.slug, skill.name, skill.version);
     const response = (status: CertificationSummaryDto): PublishResponseDto => ({
       id: ref,
@@ -170,22 +165,14 @@ export class SkillPublisher {
       certification: status,
     });
 
-    const versionId = (inserted.raw as Array<{ id: string }>)[0]?.id;
     if (!versionId) {
-      const existing = await m.findOneByOrFail(SkillVersion, { skillId, version: skill.version });
+      const existing = await this.skills.versionOf(m, skillId, skill.version);
       if (existing.bundleSha256 !== bundle.sha256) throw new SkillVersionExistsError(ref, existing.bundleSha256);
-      const cert = await m.findOneBy(Certification, {
-        skillVersionId: existing.id,
-        policyVersion: CERTIFICATION_POLICY_VERSION,
-      });
+      const cert = await this.certifications.current(existing.id, m);
       return { created: false, versionId: existing.id, response: response(CertificationSummaryDto.from(cert)) };
     }
-    await m.insert(Certification, { skillVersionId: versionId, policyVersion: CERTIFICATION_POLICY_VERSION });
-    await refreshListing(m, skillId);
-    await addToOutbox(m, CERTIFICATION_QUEUE, CERTIFY_JOB, {
-      skillVersionId: versionId,
-      policyVersion: CERTIFICATION_POLICY_VERSION,
-    });
+    const judgment = await this.certifications.addPending(m, versionId);
+    await addToOutbox(m, CERTIFICATION_QUEUE, CERTIFY_JOB, judgment);
     return { created: true, versionId, response: response(CertificationSummaryDto.from(null)) };
   }
 
@@ -195,17 +182,10 @@ export class SkillPublisher {
     principal: Extract<Principal, { kind: 'token' }>,
     slug: string,
   ): Promise<Namespace> {
-    let namespace = await m.findOneBy(Namespace, { slug });
+    let namespace = await this.namespaces.bySlug(slug, m);
     if (!namespace) {
       if (!principal.scopes.includes('claim') || principal.namespaceId) throw new NamespaceUnclaimedError(slug);
-      await m
-        .createQueryBuilder()
-        .insert()
-        .into(Namespace)
-        .values({ slug, ownerId: principal.publisherId })
-        .orIgnore()
-        .execute();
-      namespace = await m.findOneByOrFail(Namespace, { slug });
+      namespace = await this.namespaces.claim(m, slug, principal.publisherId);
     }
     assertCanActOn(principal, namespace);
     return namespace;
@@ -213,7 +193,7 @@ export class SkillPublisher {
 
   private async boundNamespace(principal: Principal | null): Promise<string | undefined> {
     if (principal?.kind !== 'token' || !principal.namespaceId) return undefined;
-    const ns = await this.dataSource.getRepository(Namespace).findOneBy({ id: principal.namespaceId });
+    const ns = await this.namespaces.byId(principal.namespaceId);
     return ns?.slug;
   }
 }

@@ -1,16 +1,14 @@
 /** The read side of skills and versions, and the owner's lifecycle changes (deprecate, yank). */
 import { Injectable } from '@nestjs/common';
 import * as semver from 'semver';
-import { DataSource, In } from 'typeorm';
-import { CERTIFICATION_POLICY_VERSION } from '@skillhub/certification';
-import { Blob, Certification, Namespace, Skill, SkillVersion } from '@skillhub/database';
+import { DataSource } from 'typeorm';
+import { CertificationRepository, NamespaceRepository, SkillRepository, type Skill } from '@skillhub/database';
 import { assertCanActOn } from '../auth/namespace-access';
 import type { Principal } from '../auth/principal';
 import type { UpdateVersionStatusRequestDto } from './dto/update-version-status.request.dto';
 import { CertificationSummaryDto, SkillResponseDto, SkillVersionResponseDto } from './dto/skill-version.response.dto';
 import { SkillNotFoundError } from './skills.errors';
 import { kazmaSkillId } from './skill-ref';
-import { refreshListing } from './skill-sql';
 import { findVersion } from './version-lookup';
 
 const MAX_VERSIONS_LISTED = 1000;
@@ -25,18 +23,19 @@ export interface BundleDownload {
 
 @Injectable()
 export class SkillsQueryService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly skills: SkillRepository,
+    private readonly namespaces: NamespaceRepository,
+    private readonly certifications: CertificationRepository,
+  ) {}
 
   async getSkill(author: string, name: string): Promise<SkillResponseDto> {
     const skill = await this.findSkill(author, name);
-    const versions = (
-      await this.dataSource.getRepository(SkillVersion).find({
-        where: { skillId: skill.id },
-        order: { major: 'DESC', minor: 'DESC', patch: 'DESC' },
-        take: MAX_VERSIONS_LISTED,
-      })
-    ).sort((a, b) => semver.rcompare(a.version, b.version));
-    const certs = await this.certifications(versions.map((v) => v.id));
+    const versions = (await this.skills.versionsOf(skill.id, MAX_VERSIONS_LISTED)).sort((a, b) =>
+      semver.rcompare(a.version, b.version),
+    );
+    const certs = await this.certifications.currentOf(versions.map((v) => v.id));
     const latest = versions.find((v) => v.id === skill.latestVersionId) ?? null;
     return {
       id: kazmaSkillId(author, name),
@@ -57,24 +56,17 @@ export class SkillsQueryService {
   }
 
   async getVersion(author: string, name: string, version: string): Promise<SkillVersionResponseDto> {
-    const v = await findVersion(this.dataSource.manager, author, name, version);
-    const certs = await this.certifications([v.id]);
-    return SkillVersionResponseDto.from(v, author, name, certs.get(v.id));
+    const v = await findVersion(this.skills, author, name, version);
+    return SkillVersionResponseDto.from(v, author, name, await this.certifications.current(v.id));
   }
 
   async getBundle(author: string, name: string, version: string): Promise<BundleDownload> {
-    const v = await findVersion(this.dataSource.manager, author, name, version);
-    const blob = await this.dataSource
-      .getRepository(Blob)
-      .createQueryBuilder('b')
-      .addSelect('b.content')
-      .where('b.sha256 = :sha', { sha: v.bundleSha256 })
-      .getOneOrFail();
+    const v = await findVersion(this.skills, author, name, version);
     return {
       versionId: v.id,
       skillId: v.skillId,
-      sha256: blob.sha256,
-      content: blob.content,
+      sha256: v.bundleSha256,
+      content: await this.skills.bundleBytes(v.bundleSha256),
       filename: `${author}-${name}-${version}.tar.gz`,
     };
   }
@@ -87,37 +79,18 @@ export class SkillsQueryService {
     dto: UpdateVersionStatusRequestDto,
   ): Promise<SkillVersionResponseDto> {
     await this.dataSource.transaction(async (m) => {
-      const namespace = await m.findOneBy(Namespace, { slug: author });
+      const namespace = await this.namespaces.bySlug(author, m);
       if (!namespace) throw new SkillNotFoundError(kazmaSkillId(author, name, version));
       assertCanActOn(principal, namespace);
-      const v = await findVersion(m, author, name, version);
-      await m.update(SkillVersion, v.id, {
-        status: dto.status,
-        statusMessage: dto.message ?? null,
-        statusChangedAt: new Date(),
-      });
-      await refreshListing(m, v.skillId);
+      const v = await findVersion(this.skills, author, name, version, m);
+      await this.skills.setStatus(m, v, dto.status, dto.message ?? null);
     });
     return this.getVersion(author, name, version);
   }
 
   private async findSkill(author: string, name: string): Promise<Skill> {
-    const skill = await this.dataSource
-      .getRepository(Skill)
-      .createQueryBuilder('s')
-      .innerJoin(Namespace, 'n', 'n.id = s.namespace_id')
-      .where('n.slug = :author AND s.name = :name', { author, name })
-      .getOne();
+    const skill = await this.skills.findSkill(author, name);
     if (!skill) throw new SkillNotFoundError(kazmaSkillId(author, name));
     return skill;
-  }
-
-  private async certifications(versionIds: string[]): Promise<Map<string, Certification>> {
-    if (!versionIds.length) return new Map();
-    const rows = await this.dataSource.getRepository(Certification).findBy({
-      skillVersionId: In(versionIds),
-      policyVersion: CERTIFICATION_POLICY_VERSION,
-    });
-    return new Map(rows.map((c) => [c.skillVersionId, c]));
   }
 }

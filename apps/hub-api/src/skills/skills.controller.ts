@@ -20,9 +20,11 @@ import {
   ApiConsumes,
   ApiCreatedResponse,
   ApiHeader,
+  ApiNotModifiedResponse,
   ApiOkResponse,
   ApiOperation,
   ApiProduces,
+  ApiSecurity,
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
@@ -39,15 +41,32 @@ import { SkillsQueryService } from './skills-query.service';
 import { MissingBodyError } from './skills.errors';
 import { clientAddress } from '../common/client-address';
 import { BundleUploadInterceptor } from '../common/bundle-upload.interceptor';
+import {
+  ApiProblems,
+  BUNDLE_BODY,
+  JSON_BODY,
+  TOKEN_REQUIRED,
+  TOKEN_SCOPED,
+} from '../common/dto/api-problems.decorator';
+import { EXAMPLE } from '../common/dto/api-examples';
+import { uploadedBundle } from '../common/uploaded-bundle';
 
+/** The multipart form's schema (its one field, `bundle`) is set by api-document.ts. */
 const bundleBody = {
-  schema: { type: 'string', format: 'binary', description: 'The bundle: a gzipped tar of one skill folder.' },
+  description:
+    'The bundle, a gzipped tar of one skill folder: as the body (application/gzip; application/x-gzip, ' +
+    'application/x-tar+gzip and application/octet-stream are read the same), or as the multipart field `bundle`.',
+  schema: { type: 'string', format: 'binary' },
+};
+const SHA256_HEADERS = {
+  ETag: { description: 'The bundle\'s SHA-256 in quotes: `"<hex>"`.', schema: { type: 'string' } },
+  'X-Content-SHA256': { description: "The bundle's SHA-256, hex.", schema: { type: 'string' } },
 };
 
 function bundleBytes(req: Request, file: Express.Multer.File | undefined): Buffer {
-  if (file?.buffer?.length) return file.buffer;
-  if (Buffer.isBuffer(req.body) && req.body.length) return req.body;
-  throw new MissingBodyError();
+  const bytes = uploadedBundle(req, file);
+  if (bytes === null) throw new MissingBodyError();
+  return bytes;
 }
 
 @ApiTags('skills')
@@ -70,8 +89,14 @@ export class SkillsController {
   })
   @ApiConsumes('application/gzip', 'multipart/form-data')
   @ApiBody(bundleBody)
-  @ApiCreatedResponse({ type: PublishResponseDto })
+  @ApiCreatedResponse({ type: PublishResponseDto, description: 'Published; certification is queued.' })
   @ApiOkResponse({ type: PublishResponseDto, description: 'Already published with identical bytes.' })
+  @ApiProblems(BUNDLE_BODY, TOKEN_SCOPED, {
+    400: ['VALIDATION'],
+    403: ['NAMESPACE.FORBIDDEN'],
+    409: ['SKILL.VERSION_EXISTS'],
+    429: ['REQUEST.RATE_LIMITED'],
+  })
   async publish(
     @CurrentPrincipal() principal: Principal,
     @Query() query: PublishSkillQueryDto,
@@ -90,9 +115,12 @@ export class SkillsController {
   @ApiOperation({
     summary: 'Dry run: the same checks as publish; stores nothing. A token, if sent, is checked for the namespace.',
   })
+  @ApiSecurity({})
+  @ApiBearerAuth()
   @ApiConsumes('application/gzip', 'multipart/form-data')
   @ApiBody(bundleBody)
   @ApiOkResponse({ type: ValidateSkillResponseDto })
+  @ApiProblems(BUNDLE_BODY, TOKEN_REQUIRED, { 400: ['VALIDATION'], 429: ['REQUEST.RATE_LIMITED'] })
   async validate(
     @Query() query: PublishSkillQueryDto,
     @Req() req: Request,
@@ -106,6 +134,7 @@ export class SkillsController {
   @Get(':author/:name')
   @ApiOperation({ summary: 'A skill with its versions (newest first) and its latest version in full' })
   @ApiOkResponse({ type: SkillResponseDto })
+  @ApiProblems({ 404: ['SKILL.NOT_FOUND'] })
   getSkill(@Param('author') author: string, @Param('name') name: string): Promise<SkillResponseDto> {
     return this.query.getSkill(author, name);
   }
@@ -113,6 +142,7 @@ export class SkillsController {
   @Get(':author/:name/versions/:version')
   @ApiOperation({ summary: 'One version' })
   @ApiOkResponse({ type: SkillVersionResponseDto })
+  @ApiProblems({ 404: ['SKILL.NOT_FOUND'] })
   getVersion(@Param('author') author: string, @Param('name') name: string, @Param('version') version: string) {
     return this.query.getVersion(author, name, version);
   }
@@ -120,8 +150,19 @@ export class SkillsController {
   @Get(':author/:name/versions/:version/bundle')
   @ApiOperation({ summary: "The version's bundle, byte for byte (ETag = its SHA-256)" })
   @ApiProduces('application/gzip')
-  @ApiHeader({ name: 'If-None-Match', required: false })
-  @ApiOkResponse({ description: 'The tar.gz bytes.' })
+  @ApiHeader({
+    name: 'If-None-Match',
+    required: false,
+    description: 'The ETag of a copy already held.',
+    example: `"${EXAMPLE.bundleSha256}"`,
+  })
+  @ApiOkResponse({
+    description: 'The tar.gz bytes; check them against the ETag or X-Content-SHA256.',
+    schema: { type: 'string', format: 'binary' },
+    headers: SHA256_HEADERS,
+  })
+  @ApiNotModifiedResponse({ description: 'If-None-Match named this bundle.', headers: { ETag: SHA256_HEADERS.ETag } })
+  @ApiProblems({ 404: ['SKILL.NOT_FOUND'] })
   async getBundle(
     @Param('author') author: string,
     @Param('name') name: string,
@@ -150,6 +191,7 @@ export class SkillsController {
   @ApiBearerAuth()
   @ApiOperation({ summary: 'Deprecate, yank or restore a version (its bytes are never deleted)' })
   @ApiOkResponse({ type: SkillVersionResponseDto })
+  @ApiProblems(JSON_BODY, TOKEN_SCOPED, { 404: ['SKILL.NOT_FOUND'] })
   setStatus(
     @CurrentPrincipal() principal: Principal,
     @Param('author') author: string,

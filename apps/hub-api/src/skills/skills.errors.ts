@@ -3,13 +3,19 @@ import { DomainError, type Problem } from '@skillhub/errors';
 export class InvalidManifestError extends DomainError {
   constructor(problems: readonly Problem[]) {
     const errors = problems.filter((p) => p.severity === 'error').length;
-    super('SKILL.INVALID_MANIFEST', `The skill has ${errors} problem${errors === 1 ? '' : 's'}; see errors.`, problems);
+    super(
+      'unprocessable',
+      'SKILL.INVALID_MANIFEST',
+      `The skill has ${errors} problem${errors === 1 ? '' : 's'}; see errors.`,
+      problems,
+    );
   }
 }
 
 export class SkillVersionExistsError extends DomainError {
   constructor(ref: string, existingSha256: string) {
     super(
+      'conflict',
       'SKILL.VERSION_EXISTS',
       `${ref} is already published with other bytes; versions are immutable, publish a new version.`,
       [],
@@ -22,13 +28,14 @@ export class SkillVersionExistsError extends DomainError {
 
 export class SkillNotFoundError extends DomainError {
   constructor(ref: string) {
-    super('SKILL.NOT_FOUND', `No skill ${ref} on this hub.`);
+    super('not-found', 'SKILL.NOT_FOUND', `No skill ${ref} on this hub.`);
   }
 }
 
 export class NamespaceUnclaimedError extends DomainError {
   constructor(slug: string) {
     super(
+      'forbidden',
       'NAMESPACE.FORBIDDEN',
       `Namespace "${slug}" is not claimed yet, and this token may not claim it (it needs the "claim" scope, or ask the operator).`,
     );
@@ -38,6 +45,7 @@ export class NamespaceUnclaimedError extends DomainError {
 export class MissingBodyError extends DomainError {
   constructor() {
     super(
+      'unsupported-media-type',
       'BUNDLE.UNSUPPORTED_MEDIA_TYPE',
       'Send the bundle as the body (Content-Type: application/gzip) or as the multipart field "bundle".',
       [{ path: 'body', message: 'no bundle found in the request', severity: 'error' }],

@@ -11,7 +11,7 @@ import { writeBundle } from '@skillhub/bundle';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
 import type { Problem } from '@skillhub/errors';
 import { addToOutbox, CERTIFICATION_QUEUE, CERTIFY_SUBMISSION_JOB, OutboxRelay } from '@skillhub/queue';
-import { Submission } from '@skillhub/database';
+import { SubmissionRepository, type Submission } from '@skillhub/database';
 import type { Principal } from '../auth/principal';
 import type { PublishResponseDto } from '../skills/dto/skill-version.response.dto';
 import { SkillInspector } from '../skills/skill-inspector.service';
@@ -34,6 +34,7 @@ const DAY_MS = 24 * HOUR_MS;
 export class SubmissionsService {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly submissions: SubmissionRepository,
     private readonly publisher: SkillPublisher,
     private readonly inspector: SkillInspector,
     private readonly relay: OutboxRelay,
@@ -43,32 +44,23 @@ export class SubmissionsService {
   async submit(dto: SubmitSkillRequestDto, clientAddress: string): Promise<SubmitSkillResponseDto> {
     const { skill, warnings: problems } = await this.inspector.inspectManifest(dto.manifest);
     const submission = await this.dataSource.transaction(async (m) => {
-      // One submitter address at a time, so the count below cannot be raced past the limit.
-      await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`submit:${clientAddress}`]);
-      const windowStart = new Date(Date.now() - HOUR_MS);
-      const recent = await m
-        .createQueryBuilder(Submission, 's')
-        .select('min(s.created_at)', 'oldest')
-        .addSelect('count(*)::int', 'count')
-        .where('s.client_address = :clientAddress AND s.created_at > :windowStart', { clientAddress, windowStart })
-        .getRawOne<{ oldest: Date | null; count: number }>();
-      if (recent && recent.count >= this.config.SUBMIT_RATE_LIMIT_PER_HOUR && recent.oldest) {
-        const retryAfter = Math.max(1, Math.ceil((new Date(recent.oldest).getTime() + HOUR_MS - Date.now()) / 1000));
+      // One submitter address at a time, so the count cannot be raced past the limit.
+      const recent = await this.submissions.lockWindow(m, clientAddress, new Date(Date.now() - HOUR_MS));
+      if (recent.count >= this.config.SUBMIT_RATE_LIMIT_PER_HOUR && recent.oldest) {
+        const retryAfter = Math.max(1, Math.ceil((recent.oldest.getTime() + HOUR_MS - Date.now()) / 1000));
         throw new SubmitRateLimitedError(retryAfter);
       }
-      const saved = await m.save(
-        m.create(Submission, {
-          namespaceSlug: skill.namespace,
-          name: skill.name,
-          version: skill.version,
-          manifest: skill.manifest,
-          problems,
-          sourceUrl: dto.source_url ?? null,
-          submitterId: dto.submitter_id ?? null,
-          clientAddress,
-          expiresAt: new Date(Date.now() + this.config.SUBMISSION_TTL_DAYS * DAY_MS),
-        }),
-      );
+      const saved = await this.submissions.add(m, {
+        namespaceSlug: skill.namespace,
+        name: skill.name,
+        version: skill.version,
+        manifest: skill.manifest,
+        problems,
+        sourceUrl: dto.source_url ?? null,
+        submitterId: dto.submitter_id ?? null,
+        clientAddress,
+        expiresAt: new Date(Date.now() + this.config.SUBMISSION_TTL_DAYS * DAY_MS),
+      });
       await addToOutbox(m, CERTIFICATION_QUEUE, CERTIFY_SUBMISSION_JOB, { submissionId: saved.id });
       return saved;
     });
@@ -81,8 +73,10 @@ export class SubmissionsService {
   }
 
   /**
-   * Claims a submission by publishing it under the caller's token: with the bundle
-   * sent in the body, or, when none is sent, a bundle made of the manifest alone.
+   * Claims a submission by publishing it under the caller's token, through the publisher's one
+   * path (its rate limit, its transaction, its hand-over of the judgment): with the bundle sent
+   * in the body, or, when none is sent, a bundle made of the manifest alone. The bundle must
+   * name what the submission named; the submission is marked claimed in the publish's transaction.
    */
   async claim(id: string, principal: Principal, body: Buffer | null): Promise<PublishResponseDto> {
     const submission = await this.find(id);
@@ -93,29 +87,36 @@ export class SubmissionsService {
       writeBundle([{ path: 'skill_manifest.yaml', content: stringify(submission.manifest) }], {
         rootFolder: submission.name,
       });
-    const { bundle, skill } = await this.publisher.inspect(bytes, principal, {});
     const expected = { namespace: submission.namespaceSlug, name: submission.name, version: submission.version };
-    const mismatch = (Object.keys(expected) as Array<keyof typeof expected>)
-      .filter((field) => skill[field] !== expected[field])
-      .map((field): Problem => ({
-        path: field,
-        message: `the bundle says ${field} "${skill[field]}", the submission "${expected[field]}"`,
-        severity: 'error',
-      }));
-    if (mismatch.length) throw new InvalidManifestError(mismatch);
-
-    const outcome = await this.dataSource.transaction(async (m) => {
-      const locked = await m.findOne(Submission, { where: { id }, lock: { mode: 'pessimistic_write' } });
-      if (locked?.status !== 'quarantined') throw new SubmissionClaimedError(id);
-      const stored = await this.publisher.store(m, principal, bundle, bytes, skill);
-      await m.update(Submission, id, { status: 'claimed', claimedAt: new Date(), skillVersionId: stored.versionId });
-      return stored;
-    });
+    const outcome = await this.publisher.publish(
+      bytes,
+      principal,
+      {},
+      {
+        accept: (skill) => {
+          const mismatch = (Object.keys(expected) as Array<keyof typeof expected>)
+            .filter((field) => skill[field] !== expected[field])
+            .map((field): Problem => ({
+              path: field,
+              message: `the bundle says ${field} "${skill[field]}", the submission "${expected[field]}"`,
+              severity: 'error',
+            }));
+          if (mismatch.length) throw new InvalidManifestError(mismatch);
+        },
+        around: async (m, store) => {
+          const locked = await this.submissions.lock(m, id);
+          if (locked?.status !== 'quarantined') throw new SubmissionClaimedError(id);
+          const stored = await store();
+          await this.submissions.markClaimed(m, id, stored.versionId);
+          return stored;
+        },
+      },
+    );
     return outcome.response;
   }
 
   private async find(id: string): Promise<Submission> {
-    const submission = await this.dataSource.getRepository(Submission).findOneBy({ id });
+    const submission = await this.submissions.byId(id);
     if (!submission) throw new SubmissionNotFoundError(id);
     return submission;
   }

@@ -6,6 +6,7 @@ import type { Principal } from '../auth/principal';
 import { CreateTokenRequestDto } from './dto/create-token.request.dto';
 import { CreatedTokenResponseDto, TokenResponseDto } from './dto/token.response.dto';
 import { TokensService } from './tokens.service';
+import { ApiProblems, JSON_BODY, TOKEN_REQUIRED, TOKEN_SCOPED } from '../common/dto/api-problems.decorator';
 
 @ApiTags('tokens')
 @ApiBearerAuth()
@@ -17,6 +18,7 @@ export class TokensController {
   @Post()
   @ApiOperation({ summary: 'Create a publisher token (the secret is returned once)' })
   @ApiCreatedResponse({ type: CreatedTokenResponseDto })
+  @ApiProblems(JSON_BODY, TOKEN_SCOPED, { 400: ['TOKEN.INVALID'] })
   create(
     @CurrentPrincipal() principal: Principal,
     @Body() dto: CreateTokenRequestDto,
@@ -27,6 +29,7 @@ export class TokensController {
   @Get()
   @ApiOperation({ summary: 'List tokens (the operator sees all, a publisher its own); secrets are never returned' })
   @ApiOkResponse({ type: TokenResponseDto, isArray: true })
+  @ApiProblems(TOKEN_REQUIRED)
   list(@CurrentPrincipal() principal: Principal): Promise<TokenResponseDto[]> {
     return this.tokens.list(principal);
   }
@@ -34,7 +37,11 @@ export class TokensController {
   @Delete(':id')
   @HttpCode(200)
   @ApiOperation({ summary: 'Revoke a token' })
-  @ApiOkResponse({ type: TokenResponseDto })
+  @ApiOkResponse({
+    type: TokenResponseDto,
+    description: 'The token, with revoked_at set; tokens it made are revoked too.',
+  })
+  @ApiProblems(TOKEN_REQUIRED, { 400: ['VALIDATION'], 404: ['TOKEN.NOT_FOUND'] })
   revoke(@CurrentPrincipal() principal: Principal, @Param('id', UuidParamPipe) id: string): Promise<TokenResponseDto> {
     return this.tokens.revoke(principal, id);
   }

@@ -5,9 +5,9 @@
  */
 import type { KeyObject } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DataSource, IsNull } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { NamespaceRepository, PublisherKeyRepository, type PublisherKey } from '@skillhub/database';
 import { DomainError } from '@skillhub/errors';
-import { PublisherKey } from '@skillhub/database';
 import { keyId, publicKeyFromPem } from '@skillhub/signing';
 import { assertCanActOn } from '../auth/namespace-access';
 import type { Principal } from '../auth/principal';
@@ -19,13 +19,15 @@ export const MAX_ACTIVE_PUBLISHER_KEYS = 10;
 
 @Injectable()
 export class PublisherKeysService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly namespaces: NamespaceRepository,
+    private readonly keys: PublisherKeyRepository,
+  ) {}
 
   async list(slug: string): Promise<PublisherKeysResponseDto> {
-    const namespace = await namespaceOrFail(this.dataSource.manager, slug);
-    const rows = await this.dataSource
-      .getRepository(PublisherKey)
-      .find({ where: { namespaceId: namespace.id }, order: { createdAt: 'ASC' } });
+    const namespace = await namespaceOrFail(this.namespaces, slug);
+    const rows = await this.keys.ofNamespace(namespace.id);
     return {
       namespace: slug,
       signatures_required: rows.some((row) => row.removedAt === null),
@@ -39,51 +41,46 @@ export class PublisherKeysService {
       publicKey = publicKeyFromPem(publicKeyPem);
     } catch (error) {
       const message = error instanceof DomainError ? error.message : 'not a public key PEM';
-      throw new DomainError('PUBLISHER_KEY.INVALID', `public_key: ${message}`, [
+      throw new DomainError('invalid', 'PUBLISHER_KEY.INVALID', `public_key: ${message}`, [
         { path: 'public_key', message, severity: 'error' },
       ]);
     }
     const id = keyId(publicKey);
     return this.dataSource.transaction(async (m) => {
-      const namespace = await namespaceOrFail(m, slug, true);
+      const namespace = await namespaceOrFail(this.namespaces, slug, m, true);
       assertCanActOn(principal, namespace);
-      if (await m.existsBy(PublisherKey, { namespaceId: namespace.id, keyId: id })) {
+      if (await this.keys.find(m, namespace.id, id)) {
         throw new DomainError(
+          'conflict',
           'PUBLISHER_KEY.EXISTS',
           `Key ${id} is already registered with ${slug} (a removed key cannot come back: generate a new one).`,
         );
       }
-      const active = await m.countBy(PublisherKey, { namespaceId: namespace.id, removedAt: IsNull() });
+      const active = await this.keys.countActive(m, namespace.id);
       if (active >= MAX_ACTIVE_PUBLISHER_KEYS) {
         throw new DomainError(
+          'conflict',
           'PUBLISHER_KEY.CONFLICT',
           `${slug} already has ${MAX_ACTIVE_PUBLISHER_KEYS} active keys; remove one first.`,
         );
       }
-      const row = await m.save(
-        m.create(PublisherKey, {
-          namespaceId: namespace.id,
-          keyId: id,
-          publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-          name,
-          removedAt: null,
-        }),
-      );
+      const row = await this.keys.add(m, {
+        namespaceId: namespace.id,
+        keyId: id,
+        publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+        name,
+      });
       return toDto(row);
     });
   }
 
   async remove(principal: Principal, slug: string, id: string): Promise<PublisherKeyDto> {
     return this.dataSource.transaction(async (m) => {
-      const namespace = await namespaceOrFail(m, slug, true);
+      const namespace = await namespaceOrFail(this.namespaces, slug, m, true);
       assertCanActOn(principal, namespace);
-      const row = await m.findOneBy(PublisherKey, { namespaceId: namespace.id, keyId: id });
+      const row = await this.keys.find(m, namespace.id, id);
       if (!row) throw new TrustNotFoundError(`No key ${id} is registered with ${slug}.`);
-      if (row.removedAt === null) {
-        row.removedAt = new Date();
-        await m.save(row);
-      }
-      return toDto(row);
+      return toDto(await this.keys.remove(m, row));
     });
   }
 }

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AuthGuard, CurrentPrincipal, RequireAdmin, RequireScope } from '../auth/auth.guard';
 import type { Principal } from '../auth/principal';
@@ -7,6 +7,7 @@ import {
   CertificateResponseDto,
   CheckpointDto,
   ConsistencyQueryDto,
+  DsseEnvelopeDto,
   InclusionQueryDto,
   KazmaSecretRequestDto,
   KeysResponseDto,
@@ -14,6 +15,7 @@ import {
   ProofDto,
   RevokeRequestDto,
 } from './dto/trust.dto';
+import { ApiProblems, JSON_BODY, TOKEN_SCOPED } from '../common/dto/api-problems.decorator';
 import { IndexParamPipe } from '../common/param.pipe';
 import { TrustService } from './trust.service';
 
@@ -25,13 +27,15 @@ export class TrustController {
   @Get('.well-known/skillhub/keys.json')
   @ApiOperation({ summary: "The hub's Ed25519 public keys with their validity windows (retired keys stay listed)" })
   @ApiOkResponse({ type: KeysResponseDto })
+  @ApiProblems()
   keys(): Promise<KeysResponseDto> {
     return this.trust.publicKeys();
   }
 
   @Get('.well-known/skillhub/revocations.json')
   @ApiOperation({ summary: 'Signed list of revoked versions (DSSE), valid for one hour' })
-  @ApiOkResponse({ description: 'A DSSE envelope whose payload lists every revocation.' })
+  @ApiOkResponse({ type: DsseEnvelopeDto, description: 'A DSSE envelope whose payload lists every revocation.' })
+  @ApiProblems()
   async revocations(@Res({ passthrough: true }) res: Response): Promise<object> {
     res.setHeader('Cache-Control', 'public, max-age=60');
     return this.trust.revocationList();
@@ -40,6 +44,7 @@ export class TrustController {
   @Get('api/v1/log/checkpoint')
   @ApiOperation({ summary: "The transparency log's latest signed checkpoint" })
   @ApiOkResponse({ type: CheckpointDto })
+  @ApiProblems({ 404: ['TRUST.NOT_FOUND'] })
   checkpoint(): Promise<CheckpointDto> {
     return this.trust.checkpoint();
   }
@@ -47,6 +52,7 @@ export class TrustController {
   @Get('api/v1/log/entries/:index')
   @ApiOperation({ summary: 'One log entry with the exact data hashed into its leaf' })
   @ApiOkResponse({ type: LogEntryDto })
+  @ApiProblems({ 400: ['VALIDATION'], 404: ['TRUST.NOT_FOUND'] })
   entry(@Param('index', IndexParamPipe) index: number): Promise<LogEntryDto> {
     return this.trust.entry(index);
   }
@@ -54,6 +60,7 @@ export class TrustController {
   @Get('api/v1/log/proof/inclusion')
   @ApiOperation({ summary: 'Inclusion proof of entry `index` in the tree of size `tree_size`' })
   @ApiOkResponse({ type: ProofDto })
+  @ApiProblems({ 400: ['VALIDATION', 'LOG.INVALID'], 404: ['TRUST.NOT_FOUND'] })
   inclusion(@Query() q: InclusionQueryDto): Promise<ProofDto> {
     return this.trust.inclusion(q);
   }
@@ -61,6 +68,7 @@ export class TrustController {
   @Get('api/v1/log/proof/consistency')
   @ApiOperation({ summary: 'Consistency proof between the trees of sizes `first` and `second`' })
   @ApiOkResponse({ type: ProofDto })
+  @ApiProblems({ 400: ['VALIDATION', 'LOG.INVALID'], 404: ['TRUST.NOT_FOUND'] })
   consistency(@Query() q: ConsistencyQueryDto): Promise<ProofDto> {
     return this.trust.consistency(q);
   }
@@ -68,6 +76,7 @@ export class TrustController {
   @Get('api/v1/skills/:author/:name/versions/:version/certificate')
   @ApiOperation({ summary: "A version's signed certificate, its log entry and an inclusion proof" })
   @ApiOkResponse({ type: CertificateResponseDto })
+  @ApiProblems({ 404: ['SKILL.NOT_FOUND', 'TRUST.NOT_FOUND'] })
   certificate(@Param('author') author: string, @Param('name') name: string, @Param('version') version: string) {
     return this.trust.certificate(author, name, version);
   }
@@ -78,7 +87,11 @@ export class TrustController {
   @RequireScope('manage')
   @ApiBearerAuth()
   @ApiOperation({ summary: "Revoke a version's certification (owner or operator; the reason goes into the log)" })
-  @ApiOkResponse({ type: LogEntryDto })
+  @ApiOkResponse({ type: LogEntryDto, description: 'The revocation, as appended to the log.' })
+  @ApiProblems(JSON_BODY, TOKEN_SCOPED, {
+    404: ['SKILL.NOT_FOUND', 'TRUST.NOT_FOUND'],
+    409: ['CERTIFICATE.CONFLICT'],
+  })
   revoke(
     @CurrentPrincipal() principal: Principal,
     @Param('author') author: string,
@@ -97,7 +110,8 @@ export class TrustController {
   @ApiOperation({
     summary: 'Retire the signing key and start a new one (operator); certificates signed before stay valid',
   })
-  @ApiOkResponse({ type: KeysResponseDto })
+  @ApiOkResponse({ type: KeysResponseDto, description: 'The keys after the rotation: the new one, and the retired.' })
+  @ApiProblems(TOKEN_SCOPED)
   async rotate(): Promise<KeysResponseDto> {
     await this.trust.rotateKey();
     return this.trust.publicKeys();
@@ -109,6 +123,8 @@ export class TrustController {
   @RequireScope('manage')
   @ApiBearerAuth()
   @ApiOperation({ summary: "Register the namespace's Kazma HMAC secret (sealed with AES-256-GCM; never returned)" })
+  @ApiNoContentResponse({ description: 'Stored; it replaces any earlier secret.' })
+  @ApiProblems(JSON_BODY, TOKEN_SCOPED, { 404: ['TRUST.NOT_FOUND'] })
   async setSecret(
     @CurrentPrincipal() principal: Principal,
     @Param('slug') slug: string,
@@ -123,6 +139,8 @@ export class TrustController {
   @RequireScope('manage')
   @ApiBearerAuth()
   @ApiOperation({ summary: "Forget the namespace's Kazma HMAC secret" })
+  @ApiNoContentResponse({ description: 'Forgotten (or there was none).' })
+  @ApiProblems(TOKEN_SCOPED, { 404: ['TRUST.NOT_FOUND'] })
   async deleteSecret(@CurrentPrincipal() principal: Principal, @Param('slug') slug: string) {
     await this.trust.setKazmaSecret(principal, slug, null);
   }

@@ -5,12 +5,17 @@
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { CERTIFICATION_POLICY_VERSION } from '@skillhub/certification';
-import { encryptionKey, RevocationsService, SigningKeyService, TransparencyLog } from '@skillhub/certifier';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
+import {
+  CertificationRepository,
+  NamespaceRepository,
+  RevocationRepository,
+  SkillRepository,
+  type Namespace,
+} from '@skillhub/database';
 import { DomainError } from '@skillhub/errors';
-import { Certificate, Certification, LogCheckpoint, Namespace } from '@skillhub/database';
 import { canonicalJson, REVOCATIONS_PAYLOAD_TYPE, sealSecret, signEnvelope } from '@skillhub/signing';
+import { encryptionKey, RevocationsService, SigningKeyService, TransparencyLog } from '@skillhub/trust';
 import { assertCanActOn } from '../auth/namespace-access';
 import type { Principal } from '../auth/principal';
 import { kazmaSkillId } from '../skills/skill-ref';
@@ -31,16 +36,18 @@ const REVOCATION_LIST_TTL_MS = 3600_000;
 
 export class TrustNotFoundError extends DomainError {
   constructor(what: string) {
-    super('TRUST.NOT_FOUND', what);
+    super('not-found', 'TRUST.NOT_FOUND', what);
   }
 }
 
 /** The namespace, or TRUST.NOT_FOUND; `lock` takes its row for the rest of the transaction. */
-export async function namespaceOrFail(m: EntityManager, slug: string, lock = false): Promise<Namespace> {
-  const namespace = await m.findOne(Namespace, {
-    where: { slug },
-    ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-  });
+export async function namespaceOrFail(
+  namespaces: NamespaceRepository,
+  slug: string,
+  m?: EntityManager,
+  lock = false,
+): Promise<Namespace> {
+  const namespace = await namespaces.bySlug(slug, m, lock);
   if (!namespace) throw new TrustNotFoundError(`No namespace ${slug}.`);
   return namespace;
 }
@@ -49,6 +56,10 @@ export async function namespaceOrFail(m: EntityManager, slug: string, lock = fal
 export class TrustService {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly skills: SkillRepository,
+    private readonly namespaces: NamespaceRepository,
+    private readonly certifications: CertificationRepository,
+    private readonly revoked: RevocationRepository,
     private readonly keys: SigningKeyService,
     private readonly log: TransparencyLog,
     private readonly revocations: RevocationsService,
@@ -74,9 +85,7 @@ export class TrustService {
   }
 
   async checkpoint(size?: number): Promise<CheckpointDto> {
-    const row = size
-      ? await this.dataSource.getRepository(LogCheckpoint).findOneBy({ treeSize: String(size) })
-      : await this.log.checkpoint();
+    const row = size ? await this.log.checkpointOfSize(size) : await this.log.checkpoint();
     if (!row) throw new TrustNotFoundError(size ? `No checkpoint of size ${size}.` : 'The log is empty.');
     return {
       origin: this.config.HUB_LOG_ORIGIN,
@@ -109,16 +118,8 @@ export class TrustService {
   }
 
   async certificate(author: string, name: string, version: string): Promise<CertificateResponseDto> {
-    const v = await findVersion(this.dataSource.manager, author, name, version);
-    const cert = await this.dataSource
-      .getRepository(Certificate)
-      .createQueryBuilder('c')
-      .innerJoin(Certification, 'x', 'x.id = c.certification_id')
-      .where('x.skill_version_id = :id AND x.policy_version = :policy', {
-        id: v.id,
-        policy: CERTIFICATION_POLICY_VERSION,
-      })
-      .getOne();
+    const v = await findVersion(this.skills, author, name, version);
+    const cert = await this.certifications.certificateOf(v.id);
     if (!cert) throw new TrustNotFoundError(`${kazmaSkillId(author, name, version)} holds no certificate.`);
     const checkpoint = await this.checkpoint();
     return {
@@ -141,10 +142,10 @@ export class TrustService {
     reason: string,
   ): Promise<LogEntryDto> {
     const index = await this.dataSource.transaction(async (m) => {
-      const namespace = await m.findOneBy(Namespace, { slug: author });
+      const namespace = await this.namespaces.bySlug(author, m);
       if (!namespace) throw new SkillNotFoundError(kazmaSkillId(author, name, version));
       assertCanActOn(principal, namespace);
-      const v = await findVersion(m, author, name, version);
+      const v = await findVersion(this.skills, author, name, version, m);
       const revokedBy = principal.kind === 'admin' ? 'operator' : principal.publisherId;
       return this.revocations.revoke(
         m,
@@ -158,32 +159,19 @@ export class TrustService {
 
   /** Every revocation, signed, valid for an hour: a runtime refuses a stale or older list. */
   async revocationList(): Promise<object> {
-    const rows: Array<{
-      author: string;
-      name: string;
-      version: string;
-      bundle_sha256: string;
-      reason: string;
-      log_index: string;
-      created_at: Date;
-    }> = await this.dataSource.query(
-      `SELECT n."slug" AS author, s."name", v."version", v."bundle_sha256", r."reason", r."log_index", r."created_at"
-         FROM "revocations" r JOIN "skill_versions" v ON v."id" = r."skill_version_id"
-         JOIN "skills" s ON s."id" = v."skill_id" JOIN "namespaces" n ON n."id" = s."namespace_id"
-         ORDER BY r."log_index"`,
-    );
+    const rows = await this.revoked.all();
     const now = Date.now();
     const list = {
       issuedAt: new Date(now).toISOString(),
       expiresAt: new Date(now + REVOCATION_LIST_TTL_MS).toISOString(),
       logSize: await this.log.size(),
       revoked: rows.map((r) => ({
-        skill: `${r.author}/${r.name}`,
+        skill: r.skill,
         version: r.version,
-        bundleSha256: r.bundle_sha256,
+        bundleSha256: r.bundleSha256,
         reason: r.reason,
-        logIndex: Number(r.log_index),
-        revokedAt: new Date(r.created_at).toISOString(),
+        logIndex: r.logIndex,
+        revokedAt: r.revokedAt.toISOString(),
       })),
     };
     const { keyId, privateKey } = await this.keys.activeKey();
@@ -192,10 +180,10 @@ export class TrustService {
 
   async setKazmaSecret(principal: Principal, slug: string, secret: string | null): Promise<void> {
     await this.dataSource.transaction(async (m) => {
-      const namespace = await namespaceOrFail(m, slug);
+      const namespace = await namespaceOrFail(this.namespaces, slug, m);
       assertCanActOn(principal, namespace);
       const sealed = secret === null ? null : sealSecret(secret, encryptionKey(this.config));
-      await m.update(Namespace, namespace.id, { kazmaSecretSealed: sealed });
+      await this.namespaces.setSecret(m, namespace.id, sealed);
     });
   }
 }

@@ -10,7 +10,7 @@ import { validate, type ValidationError } from 'class-validator';
 import type { Response } from 'express';
 import { DomainError } from '@skillhub/errors';
 import { CertificationStatusService } from '../certifications/certification-status.service';
-import { statusForCode } from '../common/error-status';
+import { errorResponse } from '../common/problem.filter';
 import { ListSkillsQueryDto } from '../search/dto/list-skills.request.dto';
 import { SkillsSearchService } from '../search/skills-search.service';
 import { SkillsQueryService } from '../skills/skills-query.service';
@@ -29,6 +29,9 @@ function param(query: RawQuery, key: string): string | undefined {
   const value = Array.isArray(query[key]) ? (query[key] as unknown[])[0] : query[key];
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
+
+/** What a page names is not there: answered like any other not-found error. */
+const notFound = (detail: string): DomainError => new DomainError('not-found', 'PAGE.NOT_FOUND', detail);
 
 function messages(errors: ValidationError[]): string[] {
   return errors.flatMap((e) => [...Object.values(e.constraints ?? {}), ...messages(e.children ?? [])]);
@@ -85,7 +88,7 @@ export class WebController {
       const wanted = param(query, 'version');
       const skill = await this.skills.getSkill(author, name);
       const version = wanted ? await this.skills.getVersion(author, name, wanted) : skill.latest;
-      if (!version) return this.notFound(`${author}/${name} has no published version.`);
+      if (!version) throw notFound(`${author}/${name} has no published version.`);
       const certification = await this.certifications.forSkill(author, name, version.version);
       const certificate = await this.optional(() => this.trust.certificate(author, name, version.version));
       const logEntry: LogEntryDto | null = certificate
@@ -98,16 +101,12 @@ export class WebController {
   @Get('namespaces/:slug')
   async namespace(@Param('slug') slug: string, @Res() res: Response): Promise<void> {
     await this.render(res, async () => {
-      if (!(await this.queries.namespaceExists(slug))) return this.notFound(`There is no namespace ${slug}.`);
+      if (!(await this.queries.namespaceExists(slug))) throw notFound(`There is no namespace ${slug}.`);
       const result = await this.search.list(
         plainToInstance(ListSkillsQueryDto, { author: slug, per_page: NAMESPACE_PAGE_SIZE, sort: 'updated' }),
       );
       return namespacePage(slug, result);
     });
-  }
-
-  private notFound(detail: string): { status: number; body: string } {
-    return { status: 404, body: errorPage('Not found', detail) };
   }
 
   /** A trust read that may have nothing to show (no certificate yet). */
@@ -120,6 +119,7 @@ export class WebController {
     }
   }
 
+  /** A page, or the error it threw answered as the API answers it (status, headers, title, detail) in HTML. */
   private async render(res: Response, page: () => Promise<string | { status: number; body: string }>): Promise<void> {
     let status = 200;
     let body: string;
@@ -128,13 +128,12 @@ export class WebController {
       if (typeof out === 'string') body = out;
       else ({ status, body } = out);
     } catch (err) {
-      status = err instanceof DomainError ? statusForCode(err.code) : 500;
-      if (status === 404) body = errorPage('Not found', err instanceof Error ? err.message : 'Not found.');
-      else if (status < 500) body = errorPage('Bad request', err instanceof Error ? err.message : 'Bad request.');
-      else {
-        this.logger.error('page failed', err instanceof Error ? err.stack : String(err));
-        body = errorPage('Something went wrong', 'The page could not be shown. Try again later.');
-      }
+      const { problem, headers, log } = errorResponse(err);
+      if (log)
+        this.logger[log.level](`page ${res.req.path}: ${log.message}`, err instanceof Error ? err.stack : String(err));
+      for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+      status = problem.status;
+      body = errorPage(problem.title, problem.detail);
     }
     res.setHeader('Content-Security-Policy', WEB_CSP);
     res.setHeader('X-Content-Type-Options', 'nosniff');

@@ -4,7 +4,12 @@ import { loadCodeAnalyzer, type CodeAnalyzer } from '@skillhub/code-analysis';
 import { kazmaChecksum, kazmaSignature, type TrustedKey } from '@skillhub/signing';
 import { parseSkill } from '@skillhub/skill-formats';
 import { stringify } from 'yaml';
-import type { CertificationInput, PopularName, ProbeResult } from '../certification-input';
+import {
+  certificationInputFor,
+  type CertificationInput,
+  type PopularName,
+  type ProbeResult,
+} from '../certification-input';
 import type { LiveServerProbe, LiveTool } from '../live-server';
 import { certify } from '../certify';
 import type { Finding } from '../finding';
@@ -51,21 +56,18 @@ export function certificationInput(files: Files, options: InputOptions = {}): Ce
     version: options.version ?? '1.0.0',
     folderName: bundle.rootFolder,
   });
-  return {
-    bundle,
-    skill: parsed.skill,
-    parseProblems: parsed.problems,
+  const { probes, liveServers, kazmaSecrets, publisherKeys, popularNames } = options;
+  return certificationInputFor(bundle, parsed, {
     namespace: { slug: namespace, ownerMatches: options.ownerMatches ?? true },
-    kazmaSecrets: options.kazmaSecrets ?? [],
-    publisherKeys: options.publisherKeys ?? [],
-    publishedAt: NOW,
-    probes: options.probes ?? [],
-    liveServers: options.liveServers ?? [],
+    probes,
+    liveServers,
+    kazmaSecrets,
+    publisherKeys,
+    popularNames,
     analyzer: fixtureAnalyzer(),
-    popularNames: options.popularNames ?? [],
     policyVersion: 1,
     now: NOW,
-  };
+  });
 }
 
 export const certifyFiles = (files: Files, options: InputOptions = {}): CertificationVerdict =>

@@ -2,20 +2,17 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Fills `log_nodes` from the leaves in `log_entries`, one level at a time in SQL: node =
- * SHA-256(0x01 || left || right) over each complete pair of the level below (RFC 6962). Roots
- * already stored are kept, so it also repairs a log whose appends skipped them (an instance
- * older than this migration appending during a rolling deploy); it stops at the first level
- * with no complete pair.
+ * SHA-256(0x01 || left || right) over each complete pair of the level below (RFC 6962); it
+ * stops at the first level with no complete pair. Frozen with this migration: the log's
+ * repository has its own copy, which may change; this one never does.
  */
-export async function backfillLogNodes(queryRunner: {
-  query(sql: string): Promise<Array<{ pairs: number }>>;
-}): Promise<void> {
+async function backfillLogNodes(queryRunner: QueryRunner): Promise<void> {
   for (let level = 1; ; level++) {
     const below =
       level === 1
         ? `SELECT "index" AS idx, "leaf_hash" AS hash FROM "log_entries"`
         : `SELECT "index" AS idx, "hash" FROM "log_nodes" WHERE "level" = ${level - 1}`;
-    const [{ pairs }] = await queryRunner.query(
+    const [{ pairs }]: Array<{ pairs: number }> = await queryRunner.query(
       `WITH below AS (${below}),
        pairs AS (
          SELECT l.idx / 2 AS idx,

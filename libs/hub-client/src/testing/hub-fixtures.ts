@@ -16,7 +16,7 @@ import type {
   SubmitSkillResponse,
   TokenResponse,
   ValidateSkillResponse,
-} from '../hub-api.types';
+} from '../hub-api';
 
 const SHA = 'a'.repeat(64);
 
@@ -121,6 +121,7 @@ export const readiness: ReadinessResponse = {
   database: { status: 'up' },
   redis: { status: 'up' },
   outbox_pending: 0,
+  queue: 'bullmq',
 };
 
 export const stats: StatsResponse = { total_skills: 12, certified_count: 7, by_category: { utilities: 12 } };

@@ -30,13 +30,16 @@ const bool = ({ value }: { value: unknown }) => (value === 'true' ? true : value
 
 /** Filters and paging of `GET /api/v1/skills` (Kazma's list and search, extended). */
 export class ListSkillsQueryDto {
-  @ApiPropertyOptional({ description: 'Search text: quoted phrases, -exclude, or; the last word matches as a prefix.' })
+  @ApiPropertyOptional({
+    description: 'Search text: quoted phrases, -exclude, or; the last word matches as a prefix.',
+    example: 'weather -beta',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(200)
   q?: string;
 
-  @ApiPropertyOptional({ description: 'Comma list; every one must be declared.', example: 'weather,forecast' })
+  @ApiPropertyOptional({ description: 'Comma list; every one must be declared.', example: ['weather', 'forecast'] })
   @IsOptional()
   @Transform(csv)
   @IsArray()
@@ -44,7 +47,7 @@ export class ListSkillsQueryDto {
   @MaxLength(64, { each: true })
   capabilities?: string[];
 
-  @ApiPropertyOptional({ description: 'Comma list; any one may match.', example: 'github,ci' })
+  @ApiPropertyOptional({ description: 'Comma list; any one may match.', example: ['github', 'ci'] })
   @IsOptional()
   @Transform(csv)
   @IsArray()
@@ -52,24 +55,25 @@ export class ListSkillsQueryDto {
   @MaxLength(64, { each: true })
   tags?: string[];
 
-  @ApiPropertyOptional({ description: 'Namespace slug.' })
+  @ApiPropertyOptional({ description: 'Namespace slug.', example: 'acme-labs' })
   @IsOptional()
   @Matches(/^[a-z0-9][a-z0-9-]{0,38}$/, { message: 'author must be a namespace slug' })
   author?: string;
 
-  @ApiPropertyOptional()
+  @ApiPropertyOptional({ example: 'utilities' })
   @IsOptional()
   @IsString()
   @MaxLength(64)
   category?: string;
 
-  @ApiPropertyOptional({ enum: SKILL_FORMATS })
+  @ApiPropertyOptional({ enum: SKILL_FORMATS, example: 'kazma' })
   @IsOptional()
   @IsIn(SKILL_FORMATS)
   format?: SkillFormat;
 
   @ApiPropertyOptional({
     description: 'Only skills whose listed version holds a valid certificate (or only those that do not).',
+    example: true,
   })
   @IsOptional()
   @Transform(bool)
@@ -79,12 +83,13 @@ export class ListSkillsQueryDto {
   @ApiPropertyOptional({
     enum: SORTS,
     description: "Default: relevance with q, else name. `version` is Kazma's (newest first).",
+    example: 'downloads',
   })
   @IsOptional()
   @IsIn(SORTS)
   sort?: SkillSort;
 
-  @ApiPropertyOptional({ minimum: 1, default: 1 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 10_000, default: 1, example: 2 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -92,7 +97,7 @@ export class ListSkillsQueryDto {
   @Max(10_000)
   page?: number;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20, example: 50 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -101,9 +106,11 @@ export class ListSkillsQueryDto {
   per_page?: number;
 
   @ApiPropertyOptional({
+    type: 'integer',
     minimum: 1,
     maximum: 100,
     description: 'Cursor paging: page size (use instead of page/per_page).',
+    example: 100,
   })
   @IsOptional()
   @Type(() => Number)
@@ -112,7 +119,10 @@ export class ListSkillsQueryDto {
   @Max(100)
   limit?: number;
 
-  @ApiPropertyOptional({ description: 'Cursor paging: `next_cursor` of the previous answer.' })
+  @ApiPropertyOptional({
+    description: 'Cursor paging: `next_cursor` of the previous answer.',
+    example: 'eyJrIjpbIndlYXRoZXIiXX0',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(512)
@@ -120,6 +130,7 @@ export class ListSkillsQueryDto {
 
   @ApiPropertyOptional({
     description: 'One item per version instead of one per skill (its latest non-yanked version).',
+    example: false,
   })
   @IsOptional()
   @Transform(bool)
@@ -129,19 +140,19 @@ export class ListSkillsQueryDto {
 
 /** Kazma's `GET /api/v1/skills/search?q&category&certified`. */
 export class KazmaSearchQueryDto {
-  @ApiPropertyOptional()
+  @ApiPropertyOptional({ description: 'Search text, as for GET /api/v1/skills.', example: 'weather' })
   @IsOptional()
   @IsString()
   @MaxLength(200)
   q?: string;
 
-  @ApiPropertyOptional()
+  @ApiPropertyOptional({ example: 'utilities' })
   @IsOptional()
   @IsString()
   @MaxLength(64)
   category?: string;
 
-  @ApiPropertyOptional()
+  @ApiPropertyOptional({ example: true })
   @IsOptional()
   @Transform(bool)
   @IsBoolean({ message: 'certified must be true or false' })

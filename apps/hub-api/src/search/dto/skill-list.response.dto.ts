@@ -5,42 +5,45 @@ import { SKILL_FORMATS, type SkillFormat } from '@skillhub/skill-formats';
 /** Kazma's list item (`id … downloads`) plus what a richer client shows. */
 export class SkillListItemDto {
   @ApiProperty({ example: 'kazma-hub://acme-labs/weather@1.0.0' }) id: string;
-  @ApiProperty() name: string;
-  @ApiProperty({ description: 'Namespace slug.' }) author: string;
-  @ApiProperty() description: string;
-  @ApiProperty() version: string;
-  @ApiProperty({ nullable: true, type: String }) category: string | null;
-  @ApiProperty({ type: [String] }) tags: string[];
-  @ApiProperty() certified: boolean;
-  @ApiProperty() downloads: number;
-  @ApiProperty({ type: [String] }) capabilities: string[];
-  @ApiProperty({ enum: SKILL_FORMATS }) format: SkillFormat;
-  @ApiProperty({ enum: CERTIFICATION_LEVELS }) certification_level: CertificationLevel;
-  @ApiProperty() updated_at: string;
+  @ApiProperty({ example: 'weather' }) name: string;
+  @ApiProperty({ description: 'Namespace slug.', example: 'acme-labs' }) author: string;
+  @ApiProperty({ example: 'Current weather and forecasts for a city.' }) description: string;
+  @ApiProperty({ example: '1.0.0' }) version: string;
+  @ApiProperty({ nullable: true, type: String, example: 'utilities' }) category: string | null;
+  @ApiProperty({ type: [String], example: ['weather', 'demo'] }) tags: string[];
+  @ApiProperty({ example: true }) certified: boolean;
+  @ApiProperty({ type: 'integer', example: 42 }) downloads: number;
+  @ApiProperty({ type: [String], example: ['weather.current', 'weather.forecast'] }) capabilities: string[];
+  @ApiProperty({ enum: SKILL_FORMATS, example: 'kazma' }) format: SkillFormat;
+  @ApiProperty({ enum: CERTIFICATION_LEVELS, example: 'standard' }) certification_level: CertificationLevel;
+  @ApiProperty({ example: '2025-10-21T09:30:00.000Z' }) updated_at: string;
 }
 
 export class SkillListResponseDto {
   @ApiProperty({ type: [SkillListItemDto] }) items: SkillListItemDto[];
-  @ApiProperty() total: number;
-  @ApiPropertyOptional({ description: 'Page paging.' }) page?: number;
-  @ApiPropertyOptional({ description: 'Page paging.' }) per_page?: number;
+  @ApiProperty({ type: 'integer', example: 1 }) total: number;
+  @ApiPropertyOptional({ type: 'integer', description: 'Page paging.', example: 1 }) page?: number;
+  @ApiPropertyOptional({ type: 'integer', description: 'Page paging.', example: 20 }) per_page?: number;
   @ApiPropertyOptional({
     description: 'Cursor paging: pass as `cursor` for the next items; null at the end.',
     nullable: true,
     type: String,
+    example: 'eyJrIjpbIndlYXRoZXIiXX0',
   })
   next_cursor?: string | null;
 }
 
 export class KazmaSearchResponseDto {
   @ApiProperty({ type: [SkillListItemDto] }) items: SkillListItemDto[];
-  @ApiProperty() total: number;
-  @ApiProperty() query: string;
+  @ApiProperty({ type: 'integer', example: 1 }) total: number;
+  @ApiProperty({ description: 'The search text, as sent (empty when none).', example: 'weather' }) query: string;
 }
 
 export class StatsResponseDto {
-  @ApiProperty({ description: 'Skills with at least one version not yanked.' }) total_skills: number;
-  @ApiProperty({ description: 'Of those, the ones whose listed version is certified.' }) certified_count: number;
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'number' }, example: { utilities: 12 } })
+  @ApiProperty({ type: 'integer', description: 'Skills with at least one version not yanked.', example: 12 })
+  total_skills: number;
+  @ApiProperty({ type: 'integer', description: 'Of those, the ones whose listed version is certified.', example: 9 })
+  certified_count: number;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'integer' }, example: { utilities: 7, devops: 5 } })
   by_category: Record<string, number>;
 }

@@ -5,6 +5,7 @@ import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 export class PublishSkillQueryDto {
   @ApiPropertyOptional({
     description: "Namespace for formats without an author (Agent Skills, SwarmKit); defaults to the token's namespace.",
+    example: 'acme-labs',
   })
   @IsOptional()
   @IsString()

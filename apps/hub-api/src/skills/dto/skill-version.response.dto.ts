@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import { CERTIFICATION_LEVELS, CERTIFICATION_STATUSES, VERSION_STATUSES } from '@skillhub/database';
 import type {
   Certification,
@@ -9,10 +9,11 @@ import type {
 } from '@skillhub/database';
 import { SKILL_FORMATS, type SkillFormat } from '@skillhub/skill-formats';
 import { kazmaSkillId } from '../skill-ref';
+import { EXAMPLE } from '../../common/dto/api-examples';
 
 export class CertificationSummaryDto {
-  @ApiProperty({ enum: CERTIFICATION_STATUSES }) status: CertificationStatus;
-  @ApiProperty({ enum: CERTIFICATION_LEVELS }) level: CertificationLevel;
+  @ApiProperty({ enum: CERTIFICATION_STATUSES, example: 'certified' }) status: CertificationStatus;
+  @ApiProperty({ enum: CERTIFICATION_LEVELS, example: 'standard' }) level: CertificationLevel;
 
   static from(c: Certification | null | undefined): CertificationSummaryDto {
     return { status: c?.status ?? 'pending', level: c?.level ?? 'none' };
@@ -20,59 +21,66 @@ export class CertificationSummaryDto {
 }
 
 export class DeclaredToolDto {
-  @ApiProperty() name: string;
-  @ApiProperty() description: string;
+  @ApiProperty({ example: 'get_forecast' }) name: string;
+  @ApiProperty({ example: 'The forecast for a city, day by day.' }) description: string;
 }
 
 export class PackageRefDto {
-  @ApiProperty({ enum: ['npm', 'pypi'] }) registry: 'npm' | 'pypi';
-  @ApiProperty() name: string;
-  @ApiProperty({ nullable: true, type: String }) version: string | null;
-  @ApiProperty() source: string;
+  @ApiProperty({ enum: ['npm', 'pypi'], example: 'pypi' }) registry: 'npm' | 'pypi';
+  @ApiProperty({ example: 'requests' }) name: string;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: 'The pinned version; null when unpinned.',
+    example: '2.32.3',
+  })
+  version: string | null;
+  @ApiProperty({ description: 'Where the skill names it.', example: 'requirements.txt' }) source: string;
 }
 
 export class McpServerDto {
-  @ApiProperty() name: string;
-  @ApiProperty({ enum: ['stdio', 'sse', 'streamable-http'] }) transport: string;
-  @ApiProperty({ nullable: true, type: [String] }) command: string[] | null;
-  @ApiProperty({ nullable: true, type: String }) url: string | null;
+  @ApiProperty({ example: 'weather' }) name: string;
+  @ApiProperty({ enum: ['stdio', 'sse', 'streamable-http'], example: 'stdio' }) transport: string;
+  @ApiProperty({ nullable: true, type: [String], example: ['python', 'server.py'] }) command: string[] | null;
+  @ApiProperty({ nullable: true, type: String, example: null }) url: string | null;
   @ApiProperty({ type: [PackageRefDto] }) packages: PackageRefDto[];
 }
 
 export class BundleFileDto {
-  @ApiProperty() path: string;
-  @ApiProperty() size: number;
-  @ApiProperty() sha256: string;
-  @ApiProperty() mode: number;
+  @ApiProperty({ description: 'Inside the skill folder.', example: 'main.py' }) path: string;
+  @ApiProperty({ type: 'integer', description: 'Bytes.', example: 2048 }) size: number;
+  @ApiProperty({ example: '3a7bd3e2360a3d29eea436fcfb7e44c735d117c42d1c1835420b6b9942dd4f1b' }) sha256: string;
+  @ApiProperty({ type: 'integer', description: 'Unix permission bits.', example: 420 }) mode: number;
 }
 
 /** A version as users read it; the first nine fields are the list item of Kazma's hub. */
 export class SkillVersionResponseDto {
   @ApiProperty({ example: 'kazma-hub://acme-labs/weather@1.0.0' }) id: string;
-  @ApiProperty() name: string;
-  @ApiProperty({ description: 'Namespace slug.' }) author: string;
-  @ApiProperty() description: string;
-  @ApiProperty() version: string;
-  @ApiProperty({ nullable: true, type: String }) category: string | null;
-  @ApiProperty({ type: [String] }) tags: string[];
-  @ApiProperty({ description: 'True when this version holds a valid certificate.' }) certified: boolean;
-  @ApiProperty() downloads: number;
+  @ApiProperty({ example: 'weather' }) name: string;
+  @ApiProperty({ description: 'Namespace slug.', example: 'acme-labs' }) author: string;
+  @ApiProperty({ example: 'Current weather and forecasts for a city.' }) description: string;
+  @ApiProperty({ example: '1.0.0' }) version: string;
+  @ApiProperty({ nullable: true, type: String, example: 'utilities' }) category: string | null;
+  @ApiProperty({ type: [String], example: ['weather', 'demo'] }) tags: string[];
+  @ApiProperty({ description: 'True when this version holds a valid certificate.', example: true }) certified: boolean;
+  @ApiProperty({ type: 'integer', example: 42 }) downloads: number;
 
-  @ApiProperty({ description: 'The author as the manifest wrote it.' }) author_display: string;
-  @ApiProperty({ enum: SKILL_FORMATS }) format: SkillFormat;
-  @ApiProperty({ nullable: true, type: String }) license: string | null;
-  @ApiProperty({ type: [String] }) capabilities: string[];
-  @ApiProperty({ type: [String] }) permissions: string[];
+  @ApiProperty({ description: 'The author as the manifest wrote it.', example: 'Acme Labs' }) author_display: string;
+  @ApiProperty({ enum: SKILL_FORMATS, example: 'kazma' }) format: SkillFormat;
+  @ApiProperty({ nullable: true, type: String, example: 'MIT' }) license: string | null;
+  @ApiProperty({ type: [String], example: ['weather.current', 'weather.forecast'] }) capabilities: string[];
+  @ApiProperty({ type: [String], example: ['network'] }) permissions: string[];
   @ApiProperty({ type: [DeclaredToolDto] }) tools: DeclaredToolDto[];
   @ApiProperty({ type: [McpServerDto] }) mcp_servers: McpServerDto[];
-  @ApiProperty({ nullable: true, type: String }) entry_point: string | null;
-  @ApiProperty() manifest_path: string;
-  @ApiProperty() bundle_sha256: string;
-  @ApiProperty() bundle_size: number;
+  @ApiProperty({ nullable: true, type: String, example: 'main.py' }) entry_point: string | null;
+  @ApiProperty({ example: 'skill_manifest.yaml' }) manifest_path: string;
+  @ApiProperty({ example: EXAMPLE.bundleSha256 }) bundle_sha256: string;
+  @ApiProperty({ type: 'integer', description: 'Bytes, compressed.', example: 4096 }) bundle_size: number;
   @ApiProperty({ type: [BundleFileDto] }) files: BundleFileDto[];
-  @ApiProperty({ enum: VERSION_STATUSES }) status: VersionStatus;
-  @ApiPropertyOptional({ nullable: true, type: String }) status_message: string | null;
-  @ApiProperty() published_at: string;
+  @ApiProperty({ enum: VERSION_STATUSES, example: 'active' }) status: VersionStatus;
+  @ApiProperty({ nullable: true, type: String, description: 'Why it was deprecated or yanked.', example: null })
+  status_message: string | null;
+  @ApiProperty({ example: EXAMPLE.publishedAt }) published_at: string;
   @ApiProperty({ type: CertificationSummaryDto }) certification: CertificationSummaryDto;
   @ApiProperty({ example: '/api/v1/skills/acme-labs/weather/versions/1.0.0/bundle' }) download_url: string;
 
@@ -115,20 +123,20 @@ export class SkillVersionResponseDto {
 }
 
 export class VersionSummaryDto {
-  @ApiProperty() version: string;
-  @ApiProperty({ enum: VERSION_STATUSES }) status: VersionStatus;
-  @ApiPropertyOptional({ nullable: true, type: String }) status_message: string | null;
-  @ApiProperty() bundle_sha256: string;
-  @ApiProperty() published_at: string;
+  @ApiProperty({ example: '1.0.0' }) version: string;
+  @ApiProperty({ enum: VERSION_STATUSES, example: 'active' }) status: VersionStatus;
+  @ApiProperty({ nullable: true, type: String, example: null }) status_message: string | null;
+  @ApiProperty({ example: EXAMPLE.bundleSha256 }) bundle_sha256: string;
+  @ApiProperty({ example: EXAMPLE.publishedAt }) published_at: string;
   @ApiProperty({ type: CertificationSummaryDto }) certification: CertificationSummaryDto;
 }
 
 export class SkillResponseDto {
   @ApiProperty({ example: 'kazma-hub://acme-labs/weather' }) id: string;
-  @ApiProperty() author: string;
-  @ApiProperty() name: string;
-  @ApiProperty() created_at: string;
-  @ApiProperty() updated_at: string;
+  @ApiProperty({ example: 'acme-labs' }) author: string;
+  @ApiProperty({ example: 'weather' }) name: string;
+  @ApiProperty({ example: '2025-10-01T08:00:00.000Z' }) created_at: string;
+  @ApiProperty({ example: EXAMPLE.publishedAt }) updated_at: string;
   @ApiProperty({
     type: SkillVersionResponseDto,
     nullable: true,
@@ -140,10 +148,10 @@ export class SkillResponseDto {
 
 export class PublishResponseDto {
   @ApiProperty({ example: 'kazma-hub://acme-labs/weather@1.0.0' }) id: string;
-  @ApiProperty() author: string;
-  @ApiProperty() name: string;
-  @ApiProperty() version: string;
-  @ApiProperty({ enum: SKILL_FORMATS }) format: SkillFormat;
-  @ApiProperty() bundle_sha256: string;
+  @ApiProperty({ example: 'acme-labs' }) author: string;
+  @ApiProperty({ example: 'weather' }) name: string;
+  @ApiProperty({ example: '1.0.0' }) version: string;
+  @ApiProperty({ enum: SKILL_FORMATS, example: 'kazma' }) format: SkillFormat;
+  @ApiProperty({ example: EXAMPLE.bundleSha256 }) bundle_sha256: string;
   @ApiProperty({ type: CertificationSummaryDto }) certification: CertificationSummaryDto;
 }

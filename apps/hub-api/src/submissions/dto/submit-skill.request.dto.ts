@@ -18,13 +18,26 @@ const emptyAsAbsent = ({ value }: { value: unknown }): unknown => (value === '' 
 
 /** Exactly what Kazma's `kazma hub submit` sends. */
 export class SubmitSkillRequestDto {
-  @ApiProperty({ description: 'The parsed skill_manifest.yaml.', type: 'object', additionalProperties: true })
+  @ApiProperty({
+    description: 'The parsed skill_manifest.yaml.',
+    type: 'object',
+    additionalProperties: true,
+    example: {
+      name: 'weather',
+      version: '1.0.0',
+      description: 'Reports the current weather and a three-day forecast for a city.',
+      author: 'acme-labs',
+      license: 'MIT',
+      entry_point: 'weather_skill:WeatherSkill',
+    },
+  })
   @IsObject()
   manifest: Record<string, unknown>;
 
   @ApiPropertyOptional({
     description:
       'Where the source lives: a URL, or a git remote such as `git@github.com:acme/weather.git`. `""` is none.',
+    example: 'https://github.com/acme-labs/weather',
   })
   @Transform(emptyAsAbsent)
   @IsOptional()
@@ -36,7 +49,10 @@ export class SubmitSkillRequestDto {
   )
   source_url?: string;
 
-  @ApiPropertyOptional({ description: 'The submitter\'s self-declared id (not authenticated). `""` is none.' })
+  @ApiPropertyOptional({
+    description: 'The submitter\'s self-declared id (not authenticated). `""` is none.',
+    example: 'alice@example.com',
+  })
   @Transform(emptyAsAbsent)
   @IsOptional()
   @IsString()

@@ -49,7 +49,7 @@ export class CreateTokenRequestDto {
   @MaxLength(100)
   name?: string;
 
-  @ApiPropertyOptional({ description: 'Lifetime in days (1-365).', default: 90 })
+  @ApiPropertyOptional({ type: 'integer', description: 'Lifetime in days (1-365).', default: 90, example: 30 })
   @IsOptional()
   @IsInt()
   @Min(1)

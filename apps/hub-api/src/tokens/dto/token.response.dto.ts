@@ -1,18 +1,20 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import { TOKEN_SCOPES, type PublisherToken, type TokenScope } from '@skillhub/database';
+import { EXAMPLE } from '../../common/dto/api-examples';
 
 export class TokenResponseDto {
-  @ApiProperty() id: string;
-  @ApiProperty() name: string;
+  @ApiProperty({ example: EXAMPLE.tokenId }) id: string;
+  @ApiProperty({ example: 'ci' }) name: string;
   @ApiProperty({ description: 'The first characters of the secret, to tell tokens apart.', example: 'shp_Ab3dE7gH' })
   prefix: string;
-  @ApiProperty({ enum: TOKEN_SCOPES, isArray: true }) scopes: TokenScope[];
-  @ApiProperty({ nullable: true, type: String }) namespace: string | null;
-  @ApiProperty() publisher: string;
-  @ApiProperty({ nullable: true, type: String }) expires_at: string | null;
-  @ApiProperty({ nullable: true, type: String }) revoked_at: string | null;
-  @ApiProperty({ nullable: true, type: String }) last_used_at: string | null;
-  @ApiProperty() created_at: string;
+  @ApiProperty({ enum: TOKEN_SCOPES, isArray: true, example: ['publish', 'manage'] }) scopes: TokenScope[];
+  @ApiProperty({ nullable: true, type: String, description: 'The namespace it is bound to.', example: 'acme-labs' })
+  namespace: string | null;
+  @ApiProperty({ example: 'acme' }) publisher: string;
+  @ApiProperty({ nullable: true, type: String, example: '2026-01-19T09:30:00.000Z' }) expires_at: string | null;
+  @ApiProperty({ nullable: true, type: String, example: null }) revoked_at: string | null;
+  @ApiProperty({ nullable: true, type: String, example: '2025-10-21T10:02:11.000Z' }) last_used_at: string | null;
+  @ApiProperty({ example: EXAMPLE.publishedAt }) created_at: string;
 
   static from(t: PublisherToken): TokenResponseDto {
     return {
@@ -31,6 +33,9 @@ export class TokenResponseDto {
 }
 
 export class CreatedTokenResponseDto extends TokenResponseDto {
-  @ApiPropertyOptional({ description: 'The secret. Shown once: the hub keeps only its SHA-256.' })
+  @ApiProperty({
+    description: 'The secret. Shown once: the hub keeps only its SHA-256.',
+    example: 'shp_Ab3dE7gH9kLmN2pQ4rStU6vWxY8zA1bC3dE5fG7hJ9k',
+  })
   token: string;
 }

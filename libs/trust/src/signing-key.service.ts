@@ -5,14 +5,11 @@
  */
 import type { KeyObject } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource, IsNull, type EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
-import { SigningKey } from '@skillhub/database';
+import { SigningKeyRepository, type SigningKey } from '@skillhub/database';
 import { generateHubKey, keyId, loadPrivateKey, openSecret, publicKeyFromPem, sealSecret } from '@skillhub/signing';
 import { encryptionKey } from './encryption-key';
-
-/** pg_advisory_xact_lock key for creating or rotating the signing key. */
-const SIGNING_KEY_LOCK = 0x5b1_4e7;
 
 export interface ActiveKey {
   keyId: string;
@@ -26,6 +23,7 @@ export class SigningKeyService {
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly keys: SigningKeyRepository,
     @Inject(HUB_CONFIG) private readonly config: HubConfig,
   ) {}
 
@@ -35,7 +33,7 @@ export class SigningKeyService {
    */
   async activeKey(m?: EntityManager): Promise<ActiveKey> {
     // Asked every time (one indexed row): another process may have rotated the key.
-    const existing = await this.current(m ?? this.dataSource.manager);
+    const existing = await this.keys.active(m);
     const row = existing ?? (m ? await this.create(m) : await this.dataSource.transaction((tx) => this.create(tx)));
     let privateKey = this.opened.get(row.keyId);
     if (!privateKey) {
@@ -47,45 +45,32 @@ export class SigningKeyService {
 
   /** Every key ever used, newest first, with its validity window (public parts only). */
   publicKeys(): Promise<SigningKey[]> {
-    return this.dataSource.getRepository(SigningKey).find({ order: { notBefore: 'DESC' } });
+    return this.keys.published();
   }
 
   /** Retires the signing key and makes a new one; certificates signed before stay valid. */
   async rotate(): Promise<string> {
     const created = await this.dataSource.transaction(async (m) => {
-      await m.query('SELECT pg_advisory_xact_lock($1)', [SIGNING_KEY_LOCK]);
+      await this.keys.lock(m);
       const now = new Date();
-      await m.update(SigningKey, { notAfter: IsNull() }, { notAfter: now });
+      await this.keys.retire(m, now);
       return this.insert(m, now);
     });
     return created.keyId;
   }
 
-  private async current(m: EntityManager): Promise<SigningKey | null> {
-    return m
-      .getRepository(SigningKey)
-      .createQueryBuilder('k')
-      .addSelect('k.privateKeySealed')
-      .where('k.not_after IS NULL')
-      .orderBy('k.not_before', 'DESC')
-      .getOne();
-  }
-
   private async create(m: EntityManager): Promise<SigningKey> {
-    await m.query('SELECT pg_advisory_xact_lock($1)', [SIGNING_KEY_LOCK]);
-    return (await this.current(m)) ?? this.insert(m, new Date());
+    await this.keys.lock(m);
+    return (await this.keys.active(m)) ?? this.insert(m, new Date());
   }
 
-  private async insert(m: EntityManager, notBefore: Date): Promise<SigningKey> {
+  private insert(m: EntityManager, notBefore: Date): Promise<SigningKey> {
     const pair = generateHubKey();
-    const row = m.create(SigningKey, {
+    return this.keys.add(m, {
       keyId: keyId(publicKeyFromPem(pair.publicKeyPem)),
       publicKeyPem: pair.publicKeyPem,
       privateKeySealed: sealSecret(pair.privateKeyPem, encryptionKey(this.config)),
       notBefore,
-      notAfter: null,
     });
-    await m.insert(SigningKey, row);
-    return row;
   }
 }

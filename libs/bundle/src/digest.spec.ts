@@ -1,4 +1,4 @@
-import { sha256Hex } from './sha256-hex';
+import { sha256, sha256Hex } from './digest';
 
 describe('sha256Hex', () => {
   it('gives the FIPS 180-2 digest of "abc" in lowercase hex', () => {
@@ -11,5 +11,18 @@ describe('sha256Hex', () => {
 
   it('hashes empty input', () => {
     expect(sha256Hex(Buffer.alloc(0))).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
+  });
+});
+
+describe('sha256', () => {
+  it('hashes its parts as one message, in order', () => {
+    expect(sha256('a', Buffer.from('b'), 'c').toString('hex')).toBe(sha256Hex('abc'));
+    expect(sha256('b', 'a').equals(sha256('a', 'b'))).toBe(false);
+  });
+
+  it('returns the 32 raw bytes the hex spells', () => {
+    const digest = sha256('abc');
+    expect(digest).toHaveLength(32);
+    expect(digest.toString('hex')).toBe(sha256Hex('abc'));
   });
 });

@@ -6,13 +6,13 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { DomainError } from '@skillhub/errors';
-import { Certification, Revocation } from '@skillhub/database';
+import { CertificationRepository, RevocationRepository } from '@skillhub/database';
 import { canonicalJson } from '@skillhub/signing';
 import { TransparencyLog } from './transparency-log.service';
 
 export class AlreadyRevokedError extends DomainError {
   constructor(ref: string) {
-    super('CERTIFICATE.CONFLICT', `${ref} is already revoked.`);
+    super('conflict', 'CERTIFICATE.CONFLICT', `${ref} is already revoked.`);
   }
 }
 
@@ -26,10 +26,14 @@ export interface RevocationSubject {
 
 @Injectable()
 export class RevocationsService {
-  constructor(private readonly log: TransparencyLog) {}
+  constructor(
+    private readonly log: TransparencyLog,
+    private readonly revocations: RevocationRepository,
+    private readonly certifications: CertificationRepository,
+  ) {}
 
   async revoke(m: EntityManager, subject: RevocationSubject, reason: string, revokedBy: string): Promise<number> {
-    if (await m.findOneBy(Revocation, { skillVersionId: subject.versionId })) {
+    if (await this.revocations.isRevoked(subject.versionId, m)) {
       throw new AlreadyRevokedError(`${subject.skill}@${subject.version}`);
     }
     const logIndex = await this.log.append(m, () => ({
@@ -44,8 +48,8 @@ export class RevocationsService {
       }),
       summary: { skill: subject.skill, version: subject.version, reason },
     }));
-    await m.insert(Revocation, { skillVersionId: subject.versionId, reason, revokedBy, logIndex: String(logIndex) });
-    await m.update(Certification, { skillVersionId: subject.versionId }, { status: 'revoked', level: 'none' });
+    await this.revocations.add(m, { versionId: subject.versionId, reason, revokedBy, logIndex });
+    await this.certifications.revokeVersion(m, subject.versionId);
     return logIndex;
   }
 }

@@ -2,7 +2,12 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '@skillhub/config';
-import { backfillLogNodes, buildDataSourceOptions } from '@skillhub/database';
+import {
+  backfillLogNodes,
+  buildDataSourceOptions,
+  SigningKeyRepository,
+  TransparencyLogRepository,
+} from '@skillhub/database';
 import {
   leafHash,
   merkleRoot,
@@ -31,8 +36,8 @@ describe('TransparencyLog', () => {
     db = await createTestDatabase();
     ds = new DataSource(buildDataSourceOptions(db.url, { poolSize: 8 }));
     await ds.initialize();
-    keys = new SigningKeyService(ds, config);
-    log = new TransparencyLog(ds, keys, config);
+    keys = new SigningKeyService(ds, new SigningKeyRepository(ds), config);
+    log = new TransparencyLog(new TransparencyLogRepository(ds), keys, config);
     // Appends race on eight connections; the lock must keep indexes dense and the tree single.
     const indexes = await Promise.all(
       Array.from({ length: ENTRIES }, (_, i) =>

@@ -1,0 +1,2 @@
+export * from './database-fixtures';
+export * from './report-fixtures';
