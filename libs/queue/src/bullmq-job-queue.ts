@@ -3,6 +3,7 @@ import { Logger } from '@nestjs/common';
 import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { HubConfig } from '@skillhub/config';
+import { withTimeout } from '@skillhub/retry';
 import { defaultJobOptions } from './job-options';
 import { DiscardJobError, type JobEnd, type JobHandler, type JobQueue, type QueuedJob } from './job-queue';
 import { createRedisConnection } from './redis-connection';
@@ -13,6 +14,8 @@ const BATCH = 100;
 const LIVE_STATES: ReadonlySet<string> = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
 /** The daily re-probe's BullMQ scheduler, before the re-probe came from the outbox like every other job. */
 const LEGACY_REPROBE_SCHEDULER = 'reprobe-daily';
+/** How long closing waits for BullMQ to hand the last results to Redis before it lets go. */
+const CLOSE_GRACE_MS = 10_000;
 /** A lost connection is reported once a minute, not at every reconnection attempt. */
 const CONNECTION_LOG_EVERY_MS = 60_000;
 
@@ -129,9 +132,22 @@ export class BullJobQueue implements JobQueue {
       // BullMQ's own close waits for Redis to take the last results; while Redis is unreachable
       // it would wait for ever. Then the running jobs end here, and BullMQ runs them again once
       // Redis is back (their locks ran out), where they find their work done.
+      // A worker whose connection came back after an outage can also wait for ever, so a close
+      // that takes longer than the grace drops the connections once the running jobs have ended:
+      // a result Redis did not take is a job that runs once more and stops at once, finding its
+      // work done.
       if (!this.reachable()) await Promise.allSettled(this.running);
-      await Promise.all(this.workers.map((w) => w.close(!this.reachable())));
-      await Promise.all([...this.queues.values()].map((q) => q.close()));
+      const graceful = Promise.all([
+        ...this.workers.map((w) => w.close(!this.reachable())),
+        ...[...this.queues.values()].map((q) => q.close()),
+      ]);
+      try {
+        await withTimeout(graceful, CLOSE_GRACE_MS);
+      } catch {
+        this.logger.warn(`BullMQ did not close within ${CLOSE_GRACE_MS} ms; closing it by force`);
+        await Promise.allSettled(this.running);
+        await Promise.allSettled([...this.workers, ...this.queues.values()].map((q) => q.disconnect()));
+      }
       this.workerConnection?.disconnect();
     })();
     return this.closing;

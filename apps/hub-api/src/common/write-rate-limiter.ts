@@ -13,7 +13,7 @@ import type { Redis } from 'ioredis';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
 import { DomainError } from '@skillhub/errors';
 import { PRODUCER_REDIS } from '@skillhub/queue';
-import { withTimeout } from './with-timeout';
+import { withTimeout } from '@skillhub/retry';
 
 const WINDOW_MS = 60_000;
 /** A healthy Redis answers in about a millisecond; past this the local window decides. */

@@ -14,7 +14,7 @@ import { HUB_CONFIG, type HubConfig, isEmbedded } from '@skillhub/config';
 import { OutboxRelay, PRODUCER_REDIS } from '@skillhub/queue';
 import { OutboxMessage } from '@skillhub/database';
 import { ApiProblems } from '../common/dto/api-problems.decorator';
-import { withTimeout } from '../common/with-timeout';
+import { withTimeout } from '@skillhub/retry';
 import { HUB_VERSION } from '../hub-version';
 
 class HealthResponseDto {

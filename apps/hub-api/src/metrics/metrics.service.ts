@@ -12,7 +12,7 @@ import { registerCertifierMetrics } from '@skillhub/certifier';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
 import { CertificationRepository, PendingWorkRepository } from '@skillhub/database';
 import { CERTIFICATION_QUEUE, PRODUCER_REDIS } from '@skillhub/queue';
-import { withTimeout } from '../common/with-timeout';
+import { withTimeout } from '@skillhub/retry';
 
 const SCRAPE_TIMEOUT_MS = 1_000;
 
