@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { CERTIFICATION_LEVELS, CERTIFICATION_STATUSES, VERSION_STATUSES } from '@skillhub/database';
+import { CERTIFICATION_LEVELS, CERTIFICATION_STATUSES, statusNow, VERSION_STATUSES } from '@skillhub/database';
 import type {
   Certification,
   CertificationLevel,
@@ -15,8 +15,9 @@ export class CertificationSummaryDto {
   @ApiProperty({ enum: CERTIFICATION_STATUSES, example: 'certified' }) status: CertificationStatus;
   @ApiProperty({ enum: CERTIFICATION_LEVELS, example: 'standard' }) level: CertificationLevel;
 
+  /** The status users see now (`statusNow`: a certificate past its expiry reads `expired`). */
   static from(c: Certification | null | undefined): CertificationSummaryDto {
-    return { status: c?.status ?? 'pending', level: c?.level ?? 'none' };
+    return { status: statusNow(c ?? null), level: c?.level ?? 'none' };
   }
 }
 
