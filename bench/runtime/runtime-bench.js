@@ -26,7 +26,6 @@ const ROOT = join(__dirname, '../..');
 const dist = (p) => require(`../../dist/${p}`);
 const { Gateway } = dist('apps/agent-runtime/src/gateway/gateway');
 const { serveGatewayHttp } = dist('apps/agent-runtime/src/gateway/gateway-http');
-const { MemoryToolPins } = dist('apps/agent-runtime/src/gateway/tool-pins');
 const { operatorUpstream } = dist('apps/agent-runtime/src/mcp/operator-connector');
 const { mcpServerConfigSchema } = dist('apps/agent-runtime/src/mcp/mcp-server.config');
 const { sandboxLimits } = dist('apps/agent-runtime/src/mcp/sandbox-setting');
@@ -41,8 +40,9 @@ const EVERYTHING_SPEC = '@modelcontextprotocol/server-everything@2026.8.31';
 const NODE_MODULES = join(ROOT, 'node_modules');
 const LIMITS = sandboxLimits({ memory_mib: 1024, cpu_seconds: 3600 });
 
-/** The fake registry is test support, left out of the build: `npm run build:bench` compiles it into dist-bench/. */
+/** The fake registry and in-memory pins are test support, left out of the build: `npm run build:bench` compiles them into dist-bench/. */
 const packageProbeTesting = () => require('../../dist-bench/libs/package-probe/src/testing');
+const { MemoryToolPins } = require('../../dist-bench/apps/agent-runtime/src/gateway/testing/memory-tool-pins');
 
 async function time(label, call) {
   for (let i = 0; i < 20; i++) await call(i); // warm-up
