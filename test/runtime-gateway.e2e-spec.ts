@@ -14,12 +14,15 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
   createPreApprovalPolicy,
+  DEFAULT_AUDIT_POLICY,
   EMPTY_PRE_APPROVAL_POLICY,
   type PreApprovalPolicy,
+  readAuditPolicy,
   readCallPolicy,
 } from '@skillhub/gate';
 import { syntheticMcpServerScript } from '@skillhub/package-probe/testing';
 import { DEFAULT_SANDBOX_LIMITS } from '@skillhub/sandbox';
+import type { CallAuditRecord } from '../apps/agent-runtime/src/gateway/call-audit-trail';
 import { Gateway } from '../apps/agent-runtime/src/gateway/gateway';
 import { serveGatewayHttp } from '../apps/agent-runtime/src/gateway/gateway-http';
 import { MemoryToolPins } from '../apps/agent-runtime/src/gateway/testing/memory-tool-pins';
@@ -456,12 +459,13 @@ describe('gateway over real MCP servers', () => {
       tool,
       governance: { tiers: [], effect: null, presets: {} },
       call: readCallPolicy(undefined, 15_000),
+      audit: DEFAULT_AUDIT_POLICY,
       outputs: null,
       ...more,
     });
     const readonly = { tier: 'readonly' as const, setBy: 'operator' as const, where: 'the runtime config' };
 
-    async function connectSkills(tools: PlannedSkillTool[]) {
+    async function connectSkills(tools: PlannedSkillTool[], audited: CallAuditRecord[] = []) {
       const gateway = new Gateway(
         upstreams,
         {
@@ -469,6 +473,7 @@ describe('gateway over real MCP servers', () => {
           preApproval: EMPTY_PRE_APPROVAL_POLICY,
           pins: new MemoryToolPins(),
           warn: (message) => warnings.push(message),
+          audit: { record: (entry) => audited.push(entry) },
         },
         { tools },
       );
@@ -519,6 +524,52 @@ describe('gateway over real MCP servers', () => {
       await call(client, 'mcp__files__write_file', { path: target, content: 'approved' });
       expect(asked).toHaveLength(1);
       expect(readFileSync(target, 'utf8')).toBe('approved');
+    });
+
+    it("records every call in the audit trail as the skill's audit says: redacted, summarised, over budget, refused", async () => {
+      const notes = join(folder, 'audited.txt');
+      writeFileSync(notes, 'The plan for Tuesday.');
+      const audited: CallAuditRecord[] = [];
+      const { client } = await connectSkills(
+        [
+          skillTool('read-notes', 'read_text_file', {
+            audit: readAuditPolicy(
+              { log_inputs: 'full', log_outputs: 'summary', redact: ['$.path'] },
+              { max_latency_ms: 1 },
+            ),
+          }),
+          skillTool('write-notes', 'write_file', { governance: { tiers: [readonly], effect: null, presets: {} } }),
+        ],
+        audited,
+      );
+
+      expect(text(await call(client, 'mcp__read-notes__read_text_file', { path: notes }))).toContain('Tuesday');
+      await call(client, 'mcp__write-notes__write_file', { path: notes, content: 'x' });
+      await call(client, 'mcp__files__read_text_file', { path: notes, head: 1 });
+
+      const [read, write, whole] = audited;
+      expect(audited).toHaveLength(3);
+      expect(read).toMatchObject({
+        tool: 'mcp__read-notes__read_text_file',
+        skill: 'acme/read-notes@1.0.0',
+        server: 'files',
+        verdict: 'allow',
+        outcome: 'ok',
+        input: { path: '[redacted]' },
+        output: { isError: false, content: [{ type: 'text' }] },
+        recorded: { input: 'full', output: 'summary' },
+        latency_budget_ms: 1,
+        over_budget: true,
+      });
+      expect(JSON.stringify(audited)).not.toContain('Tuesday');
+      expect(JSON.stringify(read)).not.toContain(notes);
+      expect(warnings.some((w) => /mcp__read-notes__read_text_file took \d+ ms, over the 1 ms/.test(w))).toBe(true);
+      expect(write).toMatchObject({ skill: 'acme/write-notes@1.0.0', verdict: 'deny', outcome: 'refused' });
+      expect(write!.reasons!.join(' ')).toContain('tier: readonly');
+      expect(write!.output).toBeUndefined();
+      // A whole server's tool: shapes only, no budget.
+      expect(whole).toMatchObject({ skill: null, server: 'files', input: { keys: ['head', 'path'] } });
+      expect(whole).not.toHaveProperty('over_budget');
     });
 
     it('does not offer a tool the server does not list, and says so', async () => {

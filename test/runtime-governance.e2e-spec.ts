@@ -6,7 +6,7 @@
  * answer approval questions, its log read from stderr.
  */
 import { execSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -371,6 +371,15 @@ describe('the runtime governs each skill as its manifest says', () => {
     );
     expect(elapsed).toBeGreaterThanOrEqual(1_000);
     expect(elapsed).toBeLessThan(2_000);
+    // The runtime's audit trail has the call, as a failure of that skill after about a second.
+    const trail = readFileSync(join(dir, 'runtime-state', 'audit', 'calls.jsonl'), 'utf8');
+    const line = trail
+      .trimEnd()
+      .split('\n')
+      .map((entry) => JSON.parse(entry) as Record<string, unknown>)
+      .find((entry) => entry.tool === 'mcp__slow-report__get_report');
+    expect(line).toMatchObject({ skill: `${ns}/slow-report@1.0.0`, verdict: 'allow', outcome: 'error' });
+    expect(line!.duration_ms).toBeGreaterThanOrEqual(1_000);
   });
 
   it('tries a failed call again as its retry says', async () => {

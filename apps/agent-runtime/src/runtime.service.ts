@@ -15,6 +15,7 @@ import { PackageCache } from '@skillhub/package-cache';
 import { sandboxAvailable } from '@skillhub/sandbox';
 import { loadRuntimeConfig, parseSkillSpec, RuntimeConfigError, type RuntimeConfig } from './config/runtime-config';
 import { readSecrets } from './config/runtime-secrets';
+import { FileCallAuditTrail } from './gateway/call-audit-trail';
 import { Gateway } from './gateway/gateway';
 import { isLoopback, serveGatewayHttp, type GatewayHttpServer } from './gateway/gateway-http';
 import { FileToolPins } from './gateway/tool-pins';
@@ -111,6 +112,7 @@ export class RuntimeService implements OnApplicationBootstrap, OnApplicationShut
         this.logger.log(
           `${certifiedAs}: offers mcp__${tool.namespace}__${tool.tool} on ${tool.upstream}, tier ${tiers}`,
         );
+        if (tool.audit.problems.length > 0) this.logger.warn(`${certifiedAs}: ${tool.audit.problems.join(', ')}`);
       }
       tools.push(...addition.tools);
       prompts.push(...exposure.prompts);
@@ -144,6 +146,7 @@ export class RuntimeService implements OnApplicationBootstrap, OnApplicationShut
         preApproval: createPreApprovalPolicy(runtime.approvals),
         pins,
         warn: (message) => this.logger.warn(message),
+        audit: new FileCallAuditTrail(join(stateDir, 'audit', 'calls.jsonl'), (message) => this.logger.warn(message)),
       },
       { prompts, tools },
     );

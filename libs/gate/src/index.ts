@@ -85,3 +85,11 @@ export {
   InvalidPreApprovalPolicyError,
   InvalidToolNameError,
 } from './gate.errors';
+export {
+  AUDIT_LEVELS,
+  DEFAULT_AUDIT_POLICY,
+  auditView,
+  readAuditPolicy,
+  type AuditLevel,
+  type AuditPolicy,
+} from './call-audit';

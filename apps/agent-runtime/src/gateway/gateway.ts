@@ -11,7 +11,8 @@
  * pin taken the first time it was seen (trust on first use). A call that needs approval is put to
  * the connected client by elicitation when it supports it, else allowed only by the operator's
  * pre-approval policy, else refused. The prefix is stripped when the call is routed back, and the
- * one-shot approval flag never reaches the tool. No name is offered twice.
+ * one-shot approval flag never reaches the tool. No name is offered twice. Every call leaves a line
+ * in the audit trail (call-audit-trail.ts), shaped by its skill's `audit`.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
@@ -30,7 +31,9 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import {
+  auditView,
   checkToolIntegrity,
+  DEFAULT_AUDIT_POLICY,
   decideToolCall,
   type GateDecision,
   type GateEnvironment,
@@ -46,6 +49,7 @@ import {
 import type { SkillPrompt } from '../install/skill-prompts';
 import type { PlannedSkillTool } from '../mcp/server-plan';
 import type { UpstreamServer } from '../mcp/upstream-server';
+import type { CallAuditTrail } from './call-audit-trail';
 import { type EscalationAnswer, governedCall } from './governed-call';
 import type { ToolPins } from './tool-pins';
 
@@ -54,6 +58,16 @@ export interface GatewayOffers {
   prompts?: readonly SkillPrompt[];
   /** SwarmKit `mcp_tool` skills' tools, placed on their servers. */
   tools?: readonly PlannedSkillTool[];
+}
+
+/** One call as the gate decided it: what the client gets, and what the audit trail records. */
+interface CallRun {
+  decision: GateDecision;
+  approval: 'not-asked' | 'granted' | 'declined';
+  /** The tool was called (its result may still be an error). */
+  ran: boolean;
+  result: CallToolResult;
+  route?: Route;
 }
 
 /** Where a called name goes, and what governs it there. */
@@ -72,8 +86,10 @@ export interface GatewayPolicy {
   preApproval: PreApprovalPolicy;
   /** Pins taken on first use, for operator servers (skill servers' pins come from their certificates). */
   pins: ToolPins;
-  /** Told once about each tool withheld because it fails its pin. */
+  /** Told once about each tool withheld because it fails its pin, and of calls over their latency budget. */
   warn?: (message: string) => void;
+  /** Where every call is recorded (call-audit-trail.ts). */
+  audit?: CallAuditTrail;
 }
 
 const refusal = (decision: GateDecision, why: string): CallToolResult => ({
@@ -180,7 +196,8 @@ export class Gateway {
 
   /**
    * `requestId`: the client's call, so an approval question travels on that call's stream
-   * (Streamable HTTP); `signal`: aborted when the client cancels it.
+   * (Streamable HTTP); `signal`: aborted when the client cancels it. Every call, allowed or
+   * not, leaves one line in the audit trail.
    */
   async call(
     server: Server,
@@ -189,6 +206,44 @@ export class Gateway {
     requestId?: RequestId,
     signal?: AbortSignal,
   ): Promise<CallToolResult> {
+    const started = performance.now();
+    const run = await this.run(server, name, args, requestId, signal);
+    const durationMs = performance.now() - started;
+    const audit = run.route?.skill?.audit ?? DEFAULT_AUDIT_POLICY;
+    const overBudget = audit.maxLatencyMs !== null && durationMs > audit.maxLatencyMs;
+    if (overBudget) {
+      this.policy.warn?.(
+        `${name} took ${Math.round(durationMs)} ms, over the ${audit.maxLatencyMs} ms of its skill's constraints.max_latency_ms`,
+      );
+    }
+    this.policy.audit?.record({
+      at: new Date().toISOString(),
+      tool: name,
+      skill: run.route?.skill?.certifiedAs ?? null,
+      server: run.route?.upstream.name ?? null,
+      verdict: run.decision.verdict,
+      classification: run.decision.classification,
+      effect: run.decision.effect,
+      approval: run.approval,
+      outcome: run.ran ? (run.result.isError === true ? 'error' : 'ok') : 'refused',
+      duration_ms: Math.round(durationMs * 10) / 10,
+      ...(audit.maxLatencyMs !== null && { latency_budget_ms: audit.maxLatencyMs, over_budget: overBudget }),
+      ...(!run.ran && { reasons: run.decision.reasons }),
+      input: auditView(run.decision.args, audit.inputs, audit.redact),
+      output: run.ran ? auditView(run.result, audit.outputs, audit.redact) : undefined,
+      recorded: { input: audit.inputs, output: run.ran ? audit.outputs : 'none' },
+    });
+    return run.result;
+  }
+
+  /** The gate's decision on one call, and the call when it is allowed. */
+  private async run(
+    server: Server,
+    name: string,
+    args: Record<string, unknown>,
+    requestId?: RequestId,
+    signal?: AbortSignal,
+  ): Promise<CallRun> {
     const route = this.route(name);
     const state = route ? await route.upstream.ensureConnected() : null;
     const live = state?.status === 'connected' ? state.tools.find((t) => t.name === route!.tool) : undefined;
@@ -207,25 +262,32 @@ export class Gateway {
       governance: route?.governance,
     };
     let decision = decideToolCall(input);
-    if (!route || !live) return refusal(decision, `no tool ${JSON.stringify(name)} on a connected server`);
+    if (!route || !live) {
+      const result = refusal(decision, `no tool ${JSON.stringify(name)} on a connected server`);
+      return { decision, approval: 'not-asked', ran: false, result, route: route ?? undefined };
+    }
+    let approval: CallRun['approval'] = 'not-asked';
     if (decision.verdict === 'needs_approval') {
       const question = `Allow the ${decision.classification} tool ${name}?\n${decision.reasons.join('\n')}`;
-      if ((await this.ask(server, question, 'Approve this one call', requestId)) === 'retry') {
-        decision = decideToolCall({ ...input, approval: { granted: true } });
-      }
+      approval =
+        (await this.ask(server, question, 'Approve this one call', requestId)) === 'retry' ? 'granted' : 'declined';
+      if (approval === 'granted') decision = decideToolCall({ ...input, approval: { granted: true } });
     }
     if (decision.verdict !== 'allow') {
-      return refusal(decision, decision.verdict === 'deny' ? 'denied' : 'approval needed and not given');
+      const why = decision.verdict === 'deny' ? 'denied' : 'approval needed and not given';
+      return { decision, approval, ran: false, result: refusal(decision, why), route };
     }
     const { upstream, tool, skill } = route;
-    if (!skill) return upstream.callTool(tool, decision.args, { signal });
-    return governedCall(name, skill.call, skill.outputs, {
-      attempt: (timeoutMs) => upstream.callTool(tool, decision.args, { timeoutMs, signal }),
-      escalate: (failure) =>
-        this.ask(server, `${name} failed: ${failure}\nTry it again?`, 'Try this call again', requestId),
-      note: (message) => this.policy.warn?.(message),
-      signal,
-    });
+    const result = skill
+      ? await governedCall(name, skill.call, skill.outputs, {
+          attempt: (timeoutMs) => upstream.callTool(tool, decision.args, { timeoutMs, signal }),
+          escalate: (failure) =>
+            this.ask(server, `${name} failed: ${failure}\nTry it again?`, 'Try this call again', requestId),
+          note: (message) => this.policy.warn?.(message),
+          signal,
+        })
+      : await upstream.callTool(tool, decision.args, { signal });
+    return { decision, approval, ran: true, result, route };
   }
 
   /** A skill's tool by its namespace, else a whole server's tool by the server's name. */

@@ -1,14 +1,16 @@
 /**
  * The tool a SwarmKit `mcp_tool` skill offers: exactly the one tool it names (not the rest of its
- * server), with its `implementation.arguments` preset, its tier and effects, its `constraints`
- * and, for a decision skill, its `outputs` schema. The server is the one its certificate lets
+ * server), with its `implementation.arguments` preset, its tier and effects, its `constraints`,
+ * its `audit` and, for a decision skill, its `outputs` schema. The server is the one its certificate lets
  * start, or, when its bundle defines none, the operator's server of that name. Pure but for
  * reading the skill's installed workspace file.
  */
 import {
+  type AuditPolicy,
   type CallPolicy,
   compileOutputsSchema,
   type OutputsValidator,
+  readAuditPolicy,
   readCallPolicy,
   type TierSetting,
   type ToolEffect,
@@ -35,6 +37,8 @@ export interface SkillToolSpec {
   tool: string;
   governance: Required<ToolGovernance>;
   call: CallPolicy;
+  /** What the audit trail keeps of each call (`audit`, `constraints.max_latency_ms`). */
+  audit: AuditPolicy;
   /** A decision skill's check of each result against its `outputs`; null for others. */
   outputs: OutputsValidator | null;
 }
@@ -103,6 +107,7 @@ export function skillTools(
       tool: use.tool,
       governance: { tiers, effect, presets: use.arguments },
       call: readCallPolicy(manifest.constraints, context.callTimeoutMs),
+      audit: readAuditPolicy(manifest.audit, manifest.constraints),
       outputs,
     });
   }

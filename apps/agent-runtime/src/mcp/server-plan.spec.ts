@@ -1,4 +1,4 @@
-import { readCallPolicy } from '@skillhub/gate';
+import { DEFAULT_AUDIT_POLICY, readCallPolicy } from '@skillhub/gate';
 import type { SkillExposure, SkillServer } from '../install/skill-exposure';
 import type { SkillToolSpec } from '../install/skill-tools';
 import { mcpServerConfigSchema } from './mcp-server.config';
@@ -45,6 +45,7 @@ const swarmkit = (certifiedAs: string, tool: string, on: string | [string, strin
     tool,
     governance: { tiers: [], effect: null, presets: {} },
     call: readCallPolicy(undefined, 60_000),
+    audit: DEFAULT_AUDIT_POLICY,
     outputs: null,
   };
   return { ...base, offersServers: false, tools: [spec] };
