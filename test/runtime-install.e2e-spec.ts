@@ -208,36 +208,59 @@ describe('runtime installation', () => {
 
     const port = await sparePort();
     const file = join(dir, 'runtime.yaml');
-    writeFileSync(
-      file,
-      stringify({
-        hub: hub.baseUrl,
-        state_dir: join(dir, 'runtime-state'),
-        npm_registry: registries.npm.baseUrl,
-        skills: [`${ns}/${served}@^1.0.0`, `${ns}/${agentSkill}@*`, `${ns}/${failed}@*`],
-        gateway: { http: { host: '127.0.0.1', port } },
-      }),
-    );
-    const runtime = await NestFactory.createApplicationContext(
-      AgentRuntimeModule.forRoot(
-        loadConfig({ RUNTIME_CONFIG: file, KAZMA_HUB_URL: hub.baseUrl, HUB_LOG_ORIGIN: hub.config.HUB_LOG_ORIGIN }),
-      ),
-      { logger: false },
-    );
-    await runtime.init();
-    const mcp = new Client({ name: 'runtime-test', version: '1.0.0' });
+    const startRuntime = async (hubUrl: string) => {
+      writeFileSync(
+        file,
+        stringify({
+          hub: hubUrl,
+          state_dir: join(dir, 'runtime-state'),
+          npm_registry: registries.npm.baseUrl,
+          skills: [`${ns}/${served}@^1.0.0`, `${ns}/${agentSkill}@*`, `${ns}/${failed}@*`],
+          gateway: { http: { host: '127.0.0.1', port } },
+        }),
+      );
+      const runtime = await NestFactory.createApplicationContext(
+        AgentRuntimeModule.forRoot(
+          loadConfig({ RUNTIME_CONFIG: file, KAZMA_HUB_URL: hubUrl, HUB_LOG_ORIGIN: hub.config.HUB_LOG_ORIGIN }),
+        ),
+        { logger: false },
+      );
+      await runtime.init();
+      return runtime;
+    };
+    const offered = async () => {
+      const mcp = new Client({ name: 'runtime-test', version: '1.0.0' });
+      try {
+        await mcp.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
+        const tools = (await mcp.listTools()).tools.map((t) => t.name);
+        const prompts = (await mcp.listPrompts()).prompts.map((p) => p.name);
+        const guide = await mcp.getPrompt({ name: `${ns}/${agentSkill}` });
+        return { tools, prompts, guide: JSON.stringify(guide.messages) };
+      } finally {
+        await mcp.close();
+      }
+    };
+
+    const runtime = await startRuntime(hub.baseUrl);
     try {
-      await mcp.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
-      const tools = (await mcp.listTools()).tools.map((t) => t.name);
-      expect(tools).toContain('mcp__everything__get-sum');
-      const prompts = (await mcp.listPrompts()).prompts.map((p) => p.name);
-      expect(prompts).toEqual([`${ns}/${agentSkill}`]);
-      const guide = await mcp.getPrompt({ name: `${ns}/${agentSkill}` });
-      expect(JSON.stringify(guide.messages)).toContain('Always cite sources.');
+      const first = await offered();
+      expect(first.tools).toContain('mcp__everything__get-sum');
+      expect(first.prompts).toEqual([`${ns}/${agentSkill}`]);
+      expect(first.guide).toContain('Always cite sources.');
       expect(existsSync(join(dir, 'runtime-state', 'skills', failed))).toBe(false);
     } finally {
-      await mcp.close();
       await runtime.close();
+    }
+
+    // A restart while the hub does not answer serves what was installed, verified offline.
+    const offline = await startRuntime(`http://127.0.0.1:${await sparePort()}`);
+    try {
+      const again = await offered();
+      expect(again.tools).toContain('mcp__everything__get-sum');
+      expect(again.prompts).toEqual([`${ns}/${agentSkill}`]);
+      expect(again.guide).toContain('Always cite sources.');
+    } finally {
+      await offline.close();
     }
   });
 });

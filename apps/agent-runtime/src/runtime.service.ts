@@ -9,7 +9,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplica
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
 import { createPreApprovalPolicy, describeTiers, isTrustedInProdAllowed } from '@skillhub/gate';
-import { HubClient } from '@skillhub/hub-client';
+import { HubApiError, HubClient, HubUnreachableError } from '@skillhub/hub-client';
 import { type InstallResult, SkillInstaller, TrustState } from '@skillhub/installer';
 import { PackageCache } from '@skillhub/package-cache';
 import { sandboxAvailable } from '@skillhub/sandbox';
@@ -183,15 +183,25 @@ export class RuntimeService implements OnApplicationBootstrap, OnApplicationShut
     });
     // One after another: each install checks the revocation list against the newest one the
     // install before it kept (TrustState), so concurrent installs would refuse each other's lists.
+    // Once the hub has not answered, it is not asked again during this start.
+    let hubDown: string | null = null;
     for (const spec of runtime.skills) {
       const { author, name, range } = parseSkillSpec(spec);
-      const result = await installer.install(author, name, range).catch((err: Error): InstallResult => ({
-        ok: false,
-        author,
-        name,
-        reason: 'unreachable',
-        message: err.message,
-      }));
+      const asked: InstallResult | null =
+        hubDown === null
+          ? await installer.install(author, name, range).catch((err: Error): InstallResult => {
+              if (err instanceof HubUnreachableError || (err instanceof HubApiError && err.status >= 500)) {
+                hubDown = err.message;
+                this.logger.warn(
+                  `the hub cannot be reached (${hubDown}): skills are served from their installed copies`,
+                );
+              }
+              return { ok: false, author, name, reason: 'unreachable', message: err.message };
+            })
+          : null;
+      // A hub that does not answer (or answers 5xx) does not take down what was installed and
+      // verified here before; a hub that answers (a 404, a refusal) is believed.
+      const result = hubDown === null && asked ? asked : installer.installedCopy(author, name, range);
       if (!result.ok) {
         this.logger.error(`refused ${spec}: ${result.reason}: ${result.message}`);
         continue;

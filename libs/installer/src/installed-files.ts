@@ -7,9 +7,9 @@
  * version must not be revoked, by the hub's current list when it can be reached, else by the
  * newest list seen before (and the verdict says which).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
-import { sha256Hex } from '@skillhub/bundle';
+import { type BundleFile, sha256Hex } from '@skillhub/bundle';
 import {
   decodeStatement,
   kazmaChecksum,
@@ -254,6 +254,21 @@ function lastSeenList(
   }
   warnings.push('could not check revocations: hub unreachable, and no revocation list was seen before');
   return { list: null, source: 'none' };
+}
+
+/**
+ * The files of an installed folder as the certificate covers them, for a folder
+ * `verifyInstalledSkill` passed: the re-signed Kazma manifest as certified, not as re-signed.
+ */
+export function certifiedFilesOf(dir: string): BundleFile[] {
+  const resigned = readInstallRecord(dir)?.resigned ?? null;
+  return listFiles(dir)
+    .filter((path) => !INSTALLER_FILES.includes(path))
+    .map((path) => {
+      const content = path === resigned?.path ? Buffer.from(resigned.certified, 'utf8') : readFileSync(join(dir, path));
+      const mode = statSync(join(dir, path)).mode & 0o777;
+      return { path, content, size: content.length, sha256: sha256Hex(content), mode };
+    });
 }
 
 function listFiles(root: string, dir = root): string[] {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, existsSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -118,5 +118,59 @@ describe('SkillInstaller', () => {
 
   it('refuses a name that is not one path segment, before asking the hub anything', async () => {
     expect(await installer().install('acme', '..', '*')).toMatchObject({ ok: false, reason: 'invalid-name' });
+  });
+
+  describe('installedCopy: what serves when the hub cannot be reached', () => {
+    it('serves the copy installed before, verified offline, as certified, and says so', async () => {
+      const statement = hub.publish('acme', weather());
+      ok(await installer(LOCAL_SECRET).install('acme', 'weather', '^1.0.0'));
+
+      const copy = ok(installer(LOCAL_SECRET).installedCopy('acme', 'weather', '^1.0.0'));
+      expect(copy).toMatchObject({ version: '1.0.0', path: join(dir, 'skills', 'weather'), statement });
+      expect(copy.warnings[0]).toBe('the hub cannot be reached: serving the copy installed before, verified offline');
+      expect(copy.warnings.join('\n')).toContain('checked against the list seen last');
+      // The skill is parsed from the certified manifest, not the one re-signed for this host.
+      expect(copy.skill.name).toBe('weather');
+      expect(copy.skill.manifest).toMatchObject({
+        signature: kazmaSignature(kazmaChecksum(Buffer.from(CODE)), NAMESPACE_SECRET),
+      });
+    });
+
+    it('refuses a changed file, a version out of range, a copy never installed, and a revoked one', async () => {
+      const statement = hub.publish('acme', weather());
+      hub.publish('acme', kazmaBundle({ name: 'plain', code: CODE }));
+      ok(await installer(LOCAL_SECRET).install('acme', 'weather', '*'));
+
+      expect(installer(LOCAL_SECRET).installedCopy('acme', 'weather', '^2.0.0')).toMatchObject({
+        ok: false,
+        reason: 'uncertified',
+        message: 'the hub cannot be reached, and the installed acme/weather@1.0.0 does not match ^2.0.0',
+      });
+      expect(installer(LOCAL_SECRET).installedCopy('acme', 'plain', '*')).toMatchObject({
+        ok: false,
+        reason: 'unreachable',
+        message: 'the hub cannot be reached, and acme/plain was never installed here',
+      });
+      expect(installer(LOCAL_SECRET).installedCopy('globex', 'weather', '*')).toMatchObject({
+        ok: false,
+        reason: 'wrong-skill',
+      });
+
+      // The newest list this host saw (at the next install) revokes it: offline, it stays refused.
+      hub.revoke(statement, 'a leaked key');
+      ok(await installer(LOCAL_SECRET).install('acme', 'plain', '*'));
+      expect(installer(LOCAL_SECRET).installedCopy('acme', 'weather', '*')).toMatchObject({
+        ok: false,
+        reason: 'revoked',
+        message: expect.stringContaining('acme/weather@1.0.0 was revoked'),
+      });
+
+      writeFileSync(join(dir, 'skills', 'plain', 'main.py'), 'import os\n');
+      expect(installer(LOCAL_SECRET).installedCopy('acme', 'plain', '*')).toMatchObject({
+        ok: false,
+        reason: 'tampered',
+        message: expect.stringContaining('files differ from the certificate: main.py'),
+      });
+    });
   });
 });

@@ -30,6 +30,7 @@ import {
   type InstallRecord,
   type ManifestResign,
 } from './install-record';
+import { certifiedFilesOf, type InstalledRefusal, verifyInstalledSkill } from './installed-files';
 import { ManifestResignError, resignKazmaManifest } from './kazma-manifest-resign';
 import { type PinnedKey, toTrustedKeys, TrustState } from './trust-state';
 
@@ -82,8 +83,9 @@ export type InstallResult =
  * Why an install was refused: what the offline verification refused (InstallRefusal), or what the
  * installer itself refused before or after it. `unreachable` is the caller's: the hub did not answer.
  */
-export type InstallRefusalReason =
-  InstallRefusal | 'invalid-name' | 'name-taken' | 'uncertified' | 'cannot-resign' | 'unreachable';
+export type InstallRefusalReason = InstallRefusal | InstalledRefusal | InstallerRefusal;
+/** What the installer itself refuses: `unreachable` is the hub not answering (and no installed copy to serve). */
+type InstallerRefusal = 'invalid-name' | 'name-taken' | 'uncertified' | 'cannot-resign' | 'unreachable';
 
 /** A skill name as certificates spell it: safe as one path segment. */
 const SKILL_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
@@ -183,6 +185,64 @@ export class SkillInstaller {
     this.options.state.saveCheckpoint(verdict.checkpoint);
     this.options.state.saveRevocations({ issuedAt: verdict.revocationsIssuedAt, envelope: revocations });
     return { ok: true, author, name, version, path: target, skill, statement: verdict.statement, warnings };
+  }
+
+  /**
+   * For when the hub cannot be reached: the copy installed here before, verified offline as
+   * `skillhub verify` does (its certificate by a key pinned before, every file, the newest
+   * revocation list seen, its expiry), when its version is in `range`. What it serves is what
+   * that certificate covers; its warnings say it came from the installed copy.
+   */
+  installedCopy(author: string, name: string, range: string): InstallResult {
+    const refuse = (reason: InstallRefusalReason, why: string): InstallResult => ({
+      ok: false,
+      author,
+      name,
+      reason,
+      message: `the hub cannot be reached, and ${why}`,
+    });
+    const target = join(this.options.installDir, name);
+    const keys = this.options.pinnedKeys.length ? this.options.pinnedKeys : this.options.state.keys();
+    if (!keys) return refuse('unreachable', 'no hub key was pinned here to verify an installed copy with');
+    if (!SKILL_NAME.test(name) || !existsSync(target)) {
+      return refuse('unreachable', `${author}/${name} was never installed here`);
+    }
+    const verdict = verifyInstalledSkill(target, {
+      keys: toTrustedKeys(keys),
+      state: this.options.state,
+      hubRevocations: null,
+      kazmaSecret: this.options.kazmaSecret,
+      now: this.options.now?.(),
+    });
+    if (!verdict.ok) return refuse(verdict.reason, `the installed copy is refused: ${verdict.message}`);
+    const { statement } = verdict;
+    const installed = `${statement.skill}@${statement.version}`;
+    if (statement.skill !== `${author}/${name}`) {
+      return refuse('wrong-skill', `${target} holds ${installed}, not ${author}/${name}`);
+    }
+    if (verdict.revocations.source === 'none') {
+      // Fail closed: with no list ever seen, nothing says the copy was not revoked.
+      return refuse('stale-revocations', `no revocation list was seen before to check ${installed} against`);
+    }
+    if (!semver.satisfies(statement.version, range)) {
+      return refuse('uncertified', `the installed ${installed} does not match ${range}`);
+    }
+    const { skill } = parseSkill(certifiedFilesOf(target), {
+      namespace: author,
+      version: statement.version,
+      folderName: name,
+    });
+    if (!skill) return refuse('tampered', `the installed ${installed} no longer parses`);
+    return {
+      ok: true,
+      author,
+      name,
+      version: statement.version,
+      path: target,
+      skill,
+      statement,
+      warnings: ['the hub cannot be reached: serving the copy installed before, verified offline', ...verdict.warnings],
+    };
   }
 
   /**
