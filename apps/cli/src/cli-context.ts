@@ -9,9 +9,12 @@ import { resolveHubUrl, resolveToken } from './config';
 import { CliError, EXIT } from './exit-codes';
 import { colorEnabled, painter, terminalJson, type Painter, type TerminalText } from './format';
 import { Progress } from './progress';
+import { readSecret, type SecretStdin } from './secret-input';
 
 export interface CliIo {
   env: NodeJS.ProcessEnv;
+  /** Where `login --token-stdin` and `secret set` read a secret; absent in callers that pipe none. */
+  stdin?: SecretStdin;
   stdout: { write(text: string): unknown; isTTY?: boolean };
   stderr: { write(text: string): unknown; isTTY?: boolean };
 }
@@ -23,14 +26,21 @@ interface GlobalOptions {
 
 export interface CliContext {
   env: NodeJS.ProcessEnv;
+  /** A secret from stdin (piped, or typed at a prompt that does not echo): never from argv. */
+  readSecret(what: string, pipedOnly?: boolean): Promise<string>;
   paint: Painter;
   progress: Progress;
   /** Removes the token from any text. */
   redact(text: string): string;
   /** The answer: JSON with --json, else the human form (escaped: format.ts); it replaces the spinner. */
   print(cmd: Command, value: unknown, human: () => TerminalText): void;
-  /** A hub client for --hub-url / KAZMA_HUB_URL; `needsToken` fails early, with a hint, when there is none. */
-  client(cmd: Command, needsToken?: boolean): HubClient;
+  /** The hub in use: --hub-url, KAZMA_HUB_URL, the config file's, or the default; normalised. */
+  hubUrl(cmd: Command): string;
+  /**
+   * A hub client for `hubUrl`; `needsToken` fails early, with a hint, when there is none. `token`
+   * overrides the one configured (login checks a token before storing it).
+   */
+  client(cmd: Command, needsToken?: boolean, token?: string): HubClient;
   statusColour(status: string): TerminalText;
 }
 
@@ -45,6 +55,7 @@ export function createContext(io: CliIo): CliContext {
   const globals = (cmd: Command): GlobalOptions => cmd.optsWithGlobals() as GlobalOptions;
   return {
     env,
+    readSecret: (what, pipedOnly) => readSecret(io.stdin, io.stderr, what, pipedOnly),
     paint,
     progress,
     redact,
@@ -52,18 +63,16 @@ export function createContext(io: CliIo): CliContext {
       progress.done();
       io.stdout.write(`${redact(globals(cmd).json ? terminalJson(value) : human().text)}\n`);
     },
-    client(cmd, needsToken = false) {
-      const token = resolveToken(env);
+    hubUrl: (cmd) => resolveHubUrl(globals(cmd).hubUrl, env),
+    client(cmd, needsToken = false, given?: string) {
+      const baseUrl = resolveHubUrl(globals(cmd).hubUrl, env);
+      const token = given ?? resolveToken(env, baseUrl);
       secretToken = token;
       if (needsToken && token === undefined) {
-        throw new CliError(
-          'no token',
-          EXIT.usage,
-          'Set SKILLHUB_TOKEN, or write ~/.config/skillhub/config.json (mode 0600).',
-        );
+        throw new CliError('no token', EXIT.usage, `Run skillhub login (for ${baseUrl}), or set SKILLHUB_TOKEN.`);
       }
       return new HubClient({
-        baseUrl: resolveHubUrl(globals(cmd).hubUrl, env),
+        baseUrl,
         token,
         maxAttempts: 2,
         userAgent: 'skillhub-cli',

@@ -1,7 +1,7 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { configPath, DEFAULT_HUB_URL, resolveHubUrl, resolveToken } from './config';
+import { configPath, DEFAULT_HUB_URL, normaliseHubUrl, resolveHubUrl, resolveToken, storeToken } from './config';
 import { EXIT } from './exit-codes';
 
 describe('config', () => {
@@ -44,5 +44,42 @@ describe('config', () => {
 
   it('defaults the hub URL', () => {
     expect(resolveHubUrl(undefined, env)).toBe(DEFAULT_HUB_URL);
+  });
+
+  it('normalises a pasted hub URL: trailing slashes and an API suffix dropped, a path prefix kept', () => {
+    for (const pasted of [
+      'https://hub.example',
+      'https://hub.example/',
+      ' https://hub.example/api/v1/ ',
+      'https://hub.example/API/v1',
+    ]) {
+      expect(normaliseHubUrl(pasted)).toBe('https://hub.example');
+    }
+    expect(normaliseHubUrl('https://example.com/hub/api/v1')).toBe('https://example.com/hub');
+    expect(normaliseHubUrl('https://example.com/apis')).toBe('https://example.com/apis');
+    expect(resolveHubUrl('http://flag/api/v1/', env)).toBe('http://flag');
+  });
+
+  it("stores login tokens per hub at mode 0600, keeps the file's other fields, and forgets one on logout", () => {
+    writeConfig({ hub_url: 'http://hub.example' }, 0o600);
+    storeToken(env, 'http://a.example/api/v1', 'shp_a');
+    storeToken(env, 'http://b.example/', 'shp_b');
+    const path = configPath(env);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({
+      hub_url: 'http://hub.example',
+      hubs: { 'http://a.example': { token: 'shp_a' }, 'http://b.example': { token: 'shp_b' } },
+    });
+    expect(resolveToken(env, 'http://a.example/')).toBe('shp_a');
+    expect(resolveToken(env, 'http://c.example')).toBeUndefined();
+    storeToken(env, 'http://a.example', null);
+    expect(resolveToken(env, 'http://a.example')).toBeUndefined();
+    expect(resolveToken(env, 'http://b.example')).toBe('shp_b');
+  });
+
+  it('creates the config folder private when login writes the first token', () => {
+    storeToken(env, 'http://a.example', 'shp_a');
+    expect(statSync(join(configPath(env), '..')).mode & 0o777).toBe(0o700);
+    expect(statSync(configPath(env)).mode & 0o777).toBe(0o600);
   });
 });

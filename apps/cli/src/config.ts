@@ -1,7 +1,11 @@
-/** Where the CLI finds the hub and the token: flags, then the environment, then a 0600 config file. */
+/**
+ * Where the CLI finds the hub and the token: flags, then the environment, then a 0600 config file,
+ * where `skillhub login` keeps one token per hub URL (docs/cli.md).
+ */
 import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { JsonStateFile } from '@skillhub/installer';
 import { CliError, EXIT } from './exit-codes';
 
 export const DEFAULT_HUB_URL = 'http://127.0.0.1:3000';
@@ -13,9 +17,12 @@ export function configDir(env: NodeJS.ProcessEnv): string {
 
 export const configPath = (env: NodeJS.ProcessEnv): string => join(configDir(env), 'config.json');
 
-interface ConfigFile {
+export interface ConfigFile {
+  /** A token for any hub: what a hand-written file holds; a login for the hub in use wins over it. */
   token?: string;
   hub_url?: string;
+  /** `skillhub login`'s tokens, by normalised hub URL. */
+  hubs?: Record<string, { token?: string }>;
 }
 
 /** The config file, or {} when there is none; refused when others may read it (mode looser than 0600). */
@@ -41,17 +48,46 @@ export function readConfigFile(path: string): ConfigFile {
   }
 }
 
-/** SKILLHUB_TOKEN, else the config file's token; the file is read only when the variable is unset. */
-export function resolveToken(env: NodeJS.ProcessEnv): string | undefined {
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+
+/**
+ * SKILLHUB_TOKEN, else the token `login` stored for this hub, else the config file's own `token`;
+ * the file is read only when the variable is unset.
+ */
+export function resolveToken(env: NodeJS.ProcessEnv, hubUrl?: string): string | undefined {
   if (env.SKILLHUB_TOKEN) return env.SKILLHUB_TOKEN;
-  const token = readConfigFile(configPath(env)).token;
-  return typeof token === 'string' && token !== '' ? token : undefined;
+  const file = readConfigFile(configPath(env));
+  const stored = hubUrl === undefined ? undefined : file.hubs?.[normaliseHubUrl(hubUrl)]?.token;
+  return text(stored) ?? text(file.token);
 }
 
-/** --hub-url, else KAZMA_HUB_URL, else the config file's hub_url, else the local default. */
+/**
+ * The hub's root as people paste it: surrounding spaces, trailing slashes and an API suffix
+ * (`…/api/v1`, copied from a route) removed, so requests never go to `/api/v1/api/v1/…`.
+ */
+export function normaliseHubUrl(url: string): string {
+  return url
+    .trim()
+    .replace(/\/+$/, '')
+    .replace(/\/api(?:\/v1)?$/i, '')
+    .replace(/\/+$/, '');
+}
+
+/** --hub-url, else KAZMA_HUB_URL, else the config file's hub_url, else the local default; normalised. */
 export function resolveHubUrl(flag: string | undefined, env: NodeJS.ProcessEnv): string {
-  if (flag) return flag;
-  if (env.KAZMA_HUB_URL) return env.KAZMA_HUB_URL;
-  const fromFile = readConfigFile(configPath(env)).hub_url;
-  return typeof fromFile === 'string' && fromFile !== '' ? fromFile : DEFAULT_HUB_URL;
+  const chosen = text(flag) ?? text(env.KAZMA_HUB_URL) ?? text(readConfigFile(configPath(env)).hub_url);
+  return normaliseHubUrl(chosen ?? DEFAULT_HUB_URL);
+}
+
+/** Stores (or with `null` forgets) the token for a hub; the file stays mode 0600, its folder 0700. */
+export function storeToken(env: NodeJS.ProcessEnv, hubUrl: string, token: string | null): ConfigFile {
+  const path = configPath(env);
+  const file = readConfigFile(path);
+  const hubs = { ...file.hubs };
+  const key = normaliseHubUrl(hubUrl);
+  if (token === null) delete hubs[key];
+  else hubs[key] = { ...hubs[key], token };
+  const next: ConfigFile = { ...file, hubs };
+  new JsonStateFile<ConfigFile>(path).write(next);
+  return next;
 }

@@ -22,7 +22,7 @@ import {
 } from '@skillhub/signing';
 import { KAZMA_MANIFEST_FILE, parseSkill, type NormalizedSkill } from '@skillhub/skill-formats';
 import { CliError, EXIT } from './exit-codes';
-import { packDir, readSkillDir } from './pack-dir';
+import { asSkillFiles, packDir, readSkillDir } from './pack-dir';
 
 export interface LocalContext {
   /** For formats without an author (SwarmKit, Agent Skills). */
@@ -38,14 +38,20 @@ export interface ValidateResult {
 }
 
 /** The folder's files as `pack` takes them, contents as bytes. */
-const skillFiles = (dir: string) =>
-  readSkillDir(dir).map((f) => ({
-    path: f.path,
-    content: typeof f.content === 'string' ? Buffer.from(f.content) : f.content,
-  }));
+const skillFiles = (dir: string) => asSkillFiles(readSkillDir(dir));
 
 export function validateDir(dir: string, context: LocalContext = {}): ValidateResult {
   return validateFiles(skillFiles(dir), context);
+}
+
+/** The parsed skill, or the refusal that sends the user to `validate` for every problem. */
+export function validSkill(result: ValidateResult, dir: string): NormalizedSkill {
+  if (result.skill) return result.skill;
+  throw new CliError(
+    `not valid: ${result.problems[0]?.message ?? 'unknown problem'}`,
+    EXIT.refused,
+    `Run: skillhub validate ${dir}`,
+  );
 }
 
 function validateFiles(files: ReturnType<typeof skillFiles>, context: LocalContext): ValidateResult {
@@ -123,14 +129,7 @@ export function signDirWithKey(
   now = new Date(),
 ): KeySignResult {
   const files = skillFiles(dir);
-  const { skill, problems } = validateFiles(files, context);
-  if (!skill) {
-    throw new CliError(
-      `not valid: ${problems[0]?.message ?? 'unknown problem'}`,
-      EXIT.refused,
-      `Run: skillhub validate ${dir}`,
-    );
-  }
+  const skill = validSkill(validateFiles(files, context), dir);
   if (skill.format !== 'kazma' && context.namespace === undefined) {
     throw new CliError(
       `a ${skill.format} skill names no namespace, and the signature binds the one it is published under`,
@@ -154,6 +153,8 @@ export interface CheckOptions extends LocalContext {
 }
 
 export interface CheckResult {
+  /** What was judged; null when the folder does not parse (the report then says why). */
+  skill: { id: string; format: NormalizedSkill['format']; namespace: string } | null;
   report: CertificationVerdict;
   /** Package probes are the hub's (they ask npm and PyPI); locally none are run. */
   packageProbes: 'not-run';
@@ -177,5 +178,10 @@ export async function checkDir(dir: string, options: CheckOptions): Promise<Chec
     }),
   );
   const packages = parsed.skill?.mcpServers.reduce((n, s) => n + s.packages.length, 0) ?? 0;
-  return { report, packageProbes: 'not-run', packages };
+  const skill = parsed.skill && {
+    id: `${parsed.skill.namespace}/${parsed.skill.name}@${parsed.skill.version}`,
+    format: parsed.skill.format,
+    namespace: parsed.skill.namespace,
+  };
+  return { skill, report, packageProbes: 'not-run', packages };
 }

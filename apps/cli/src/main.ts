@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { createContext, type CliIo } from './cli-context';
+import { accountCommands } from './commands/account';
 import { consumerCommands } from './commands/consumer';
 import { discoveryCommands } from './commands/discovery';
 import { keysCommands } from './commands/keys';
@@ -26,7 +27,10 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const program = new Command('skillhub')
     .description('Skill Hub from the terminal: find, check, sign, pack and publish agent skills.')
     .option('--hub-url <url>', 'the hub (default: KAZMA_HUB_URL, then http://127.0.0.1:3000)')
-    .version(VERSION, '-V, --version', 'print the version of skillhub')
+    // Only `-V` is the program's: commander reads program options after a subcommand too, and
+    // `--version <semver>` belongs to validate, sign and publish (an Agent Skill's version).
+    // `skillhub --version` alone is answered before parsing.
+    .version(VERSION, '-V', 'print the version of skillhub (also: skillhub --version)')
     .option('--json', 'print JSON for scripts')
     .showHelpAfterError(false)
     .hook('preAction', (_program, action) => progress.step(`skillhub ${action.name()}`, { quiet: true }))
@@ -36,6 +40,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       writeErr: () => undefined,
     });
   for (const commands of [
+    accountCommands,
     discoveryCommands,
     localCommands,
     publishingCommands,
@@ -48,6 +53,10 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
 
   // Errors name what the hub or a publisher wrote (a name, a problem's message): escaped like any output.
   const report = (text: string) => io.stderr.write(`${redact(text)}\n`);
+  if (argv.length === 1 && argv[0] === '--version') {
+    io.stdout.write(`${VERSION}\n`);
+    return EXIT.ok;
+  }
   try {
     await program.parseAsync([...argv], { from: 'user' });
     progress.done();
@@ -70,7 +79,15 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
 
 /** The `skillhub` command: the package's bin (bin/skillhub.js) and `node dist/apps/cli/src/main.js` both end here. */
 export function main(): void {
-  void run(process.argv.slice(2), { env: process.env, stdout: process.stdout, stderr: process.stderr }).then((code) => {
+  void run(process.argv.slice(2), {
+    env: process.env,
+    // Read lazily: only login and secret set touch stdin.
+    get stdin() {
+      return process.stdin;
+    },
+    stdout: process.stdout,
+    stderr: process.stderr,
+  }).then((code) => {
     process.exitCode = code;
   });
 }

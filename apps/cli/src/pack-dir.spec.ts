@@ -32,6 +32,24 @@ describe('pack-dir', () => {
     expect(bundle.files.map((f) => f.path)).toEqual(['a.py', 'lib/b.py', 'skill_manifest.yaml']);
   });
 
+  it('refuses a folder that holds no skill, naming the manifests it looked for and the files it found', () => {
+    rmSync(join(dir, 'skill_manifest.yaml'));
+    let caught: unknown;
+    try {
+      packDir(dir);
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toMatchObject({ exitCode: EXIT.refused, hint: expect.stringContaining('skillhub init') });
+    const { message } = caught as Error;
+    expect(message).toContain('is not a skill folder');
+    for (const manifest of ['skill_manifest.yaml', 'SKILL.md', 'apiVersion: swarmkit/v1', 'Found: a.py']) {
+      expect(message).toContain(manifest);
+    }
+    rmSync(join(dir, 'a.py'));
+    expect(() => packDir(dir)).toThrow(/Found: no files \(only folders at its root: lib\)/);
+  });
+
   it('refuses a missing folder as a usage error', () => {
     expect(() => readSkillDir(join(dir, 'nope'))).toThrow(expect.objectContaining({ exitCode: EXIT.usage }));
   });

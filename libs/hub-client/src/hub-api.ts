@@ -46,6 +46,7 @@ export type CreateTokenRequest = Schemas['CreateTokenRequestDto'];
 export type TokenResponse = Schemas['TokenResponseDto'];
 export type CreatedTokenResponse = Schemas['CreatedTokenResponseDto'];
 export type TokenScope = TokenResponse['scopes'][number];
+export type WhoamiResponse = Schemas['WhoamiResponseDto'];
 
 /** An RFC 9457 problem document as the hub writes it, with the members its code adds. */
 export type ProblemDocument = Schemas['ProblemDto'];

@@ -38,6 +38,7 @@ import type {
   TokenResponse,
   ValidateSkillResponse,
   VersionStatusChange,
+  WhoamiResponse,
 } from './hub-api';
 import type { paths } from './hub-api.openapi';
 import { checkAnswer, isProblem } from './hub-api.validator';
@@ -482,6 +483,11 @@ export class HubClient {
 
   async revokeToken(id: string): Promise<TokenResponse> {
     return this.call('delete', '/api/v1/tokens/{id}', { path: { id } });
+  }
+
+  /** Who the token is: its publisher, scopes, namespaces (with whether each registered a Kazma secret), expiry. */
+  async whoami(): Promise<WhoamiResponse> {
+    return this.call('get', '/api/v1/whoami', {});
   }
 
   // ---- Badges ----

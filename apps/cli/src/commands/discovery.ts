@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import type { SkillListItem } from '@skillhub/hub-client';
 import { csv, parseRef, type CliContext } from '../cli-context';
+import { orSuggest } from '../did-you-mean';
 import { fields, lines, table, tty } from '../format';
 
 /** A description cut to a column, by characters (never inside a surrogate pair). */
@@ -62,7 +63,7 @@ export function discoveryCommands(program: Command, ctx: CliContext): void {
       const { author, name, version } = parseRef(ref);
       const hub = client(cmd);
       if (!version) {
-        const skill = await hub.getSkill(author, name);
+        const skill = await orSuggest(hub, author, name, () => hub.getSkill(author, name));
         return print(cmd, skill, () =>
           lines(
             fields([
@@ -84,7 +85,7 @@ export function discoveryCommands(program: Command, ctx: CliContext): void {
           ),
         );
       }
-      const v = await hub.getVersion(author, name, version);
+      const v = await orSuggest(hub, author, name, () => hub.getVersion(author, name, version));
       print(cmd, v, () =>
         fields([
           ['id', v.id],
@@ -125,7 +126,7 @@ export function discoveryCommands(program: Command, ctx: CliContext): void {
     .action(async (ref: string, _o, cmd: Command) => {
       const { author, name, version } = parseRef(ref);
       const hub = client(cmd);
-      const cert = await hub.certification(author, name, version);
+      const cert = await orSuggest(hub, author, name, () => hub.certification(author, name, version));
       const url = hub.badgeUrl(author, name, { version });
       const page = `${hub.baseUrl}/api/v1/skills/${encodeURIComponent(author)}/${encodeURIComponent(name)}`;
       const markdown = `[![Skill Hub: ${author}/${name}](${url})](${page})`;

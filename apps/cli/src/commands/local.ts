@@ -1,20 +1,75 @@
-/** Offline work on a skill folder: validate, sign, pack, check-certification. */
+/** Work on a skill folder: init, validate, sign, pack, check-certification (offline but for one whoami). */
 import { createHash } from 'node:crypto';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { PUBLISHER_SIGNATURE_FILE } from '@skillhub/signing';
-import { KAZMA_MANIFEST_FILE } from '@skillhub/skill-formats';
+import { KAZMA_MANIFEST_FILE, SKILL_FORMATS, type SkillFormat } from '@skillhub/skill-formats';
 import type { CliContext } from '../cli-context';
 import { CliError, EXIT } from '../exit-codes';
 import { fields, lines, tty } from '../format';
 import { keysDir, localPublicKeys, readPrivateKey, trustedKeyFile } from '../key-files';
 import { checkDir, signDir, signDirWithKey, validateDir } from '../local-skill';
 import { packDir } from '../pack-dir';
+import { hubSignatureWarnings } from '../hub-signature-check';
 import { findingsTable, requirementsTable } from '../report-tables';
+import { skillTemplate } from '../skill-templates';
+
+/** What `init` says to run next, per format: the ones without an author or version need flags. */
+const NEXT_STEPS: Record<SkillFormat, (dir: string) => string[]> = {
+  kazma: (dir) => [
+    `skillhub validate ${dir}`,
+    `skillhub sign ${dir}`,
+    `skillhub check-certification ${dir}`,
+    `skillhub publish ${dir} --dry-run`,
+  ],
+  swarmkit: (dir) => [`skillhub validate ${dir}`, `skillhub publish ${dir} --namespace <slug> --dry-run`],
+  'agent-skill': (dir) => [
+    `skillhub validate ${dir} --version 0.1.0`,
+    `skillhub publish ${dir} --namespace <slug> --version 0.1.0 --dry-run`,
+  ],
+};
 
 export function localCommands(program: Command, ctx: CliContext): void {
-  const { env, paint, print, statusColour } = ctx;
+  const { env, paint, print, statusColour, client, progress } = ctx;
+
+  program
+    .command('init <dir>')
+    .description(`create a new skill folder that validate accepts, in one of the formats: ${SKILL_FORMATS.join(', ')}`)
+    .option('--format <format>', `${SKILL_FORMATS.join(' | ')}`, 'kazma')
+    .option('--name <name>', 'the skill name (default: the folder name)')
+    .option('--author <namespace>', "a Kazma skill's author: the namespace it is published under", 'my-namespace')
+    .option('--description <text>', 'one sentence', 'Greets people by name.')
+    .action((dir: string, o: { format: string; name?: string; author: string; description: string }, cmd: Command) => {
+      if (!(SKILL_FORMATS as readonly string[]).includes(o.format)) {
+        throw new CliError(
+          `--format ${o.format} is not a skill format`,
+          EXIT.usage,
+          `Use one of: ${SKILL_FORMATS.join(', ')}.`,
+        );
+      }
+      const format = o.format as SkillFormat;
+      const root = resolve(dir);
+      const files = skillTemplate(format, {
+        name: o.name ?? basename(root),
+        author: o.author,
+        description: o.description,
+      });
+      if (existsSync(root) && readdirSync(root).length > 0) {
+        throw new CliError(`${dir} is not empty`, EXIT.usage, 'Pick a new folder; init never overwrites files.');
+      }
+      mkdirSync(root, { recursive: true });
+      // `wx`: never replace a file, even one created since the check above.
+      for (const file of files) writeFileSync(join(root, file.path), file.content, { flag: 'wx' });
+      const next = NEXT_STEPS[format](dir);
+      print(cmd, { dir: root, format, files: files.map((f) => f.path), next }, () =>
+        lines(
+          tty`created ${root} (${format} skill): ${files.map((f) => f.path).join(', ')}`,
+          'next:',
+          ...next.map((step) => tty`  ${step}`),
+        ),
+      );
+    });
 
   program
     .command('validate <dir>')
@@ -116,7 +171,10 @@ export function localCommands(program: Command, ctx: CliContext): void {
         publisherKeys: o.publicKey ? o.publicKey.map(trustedKeyFile) : signed ? localPublicKeys(keysDir(env)) : [],
       });
       const { report } = result;
-      print(cmd, { ...result, local: true }, () =>
+      progress.step('asking the hub whether it can verify the signature', { quiet: true });
+      const warnings = await hubSignatureWarnings(client(cmd), result);
+      warnings.forEach((w) => progress.done(`warning: ${w}`));
+      print(cmd, { ...result, local: true, warnings }, () =>
         lines(
           tty`${statusColour(report.status)} (level ${report.level}, score ${report.score}) — local check`,
           tty`package probes: not run locally (${result.packages} package(s)); the hub probes npm and PyPI`,

@@ -1,11 +1,14 @@
 /** Publishing and managing versions: publish [--wait], status, submit (Kazma's names), yank, deprecate, revoke. */
+import { createHash } from 'node:crypto';
 import type { Command } from 'commander';
 import type { HubClient } from '@skillhub/hub-client';
 import { parseRef, type CliContext } from '../cli-context';
 import { CliError, EXIT } from '../exit-codes';
 import { fields, lines, tty } from '../format';
-import { packDir } from '../pack-dir';
-import { validateDir } from '../local-skill';
+import { packDir, readSkillDir } from '../pack-dir';
+import { orSuggest } from '../did-you-mean';
+import { hubSignatureWarnings } from '../hub-signature-check';
+import { checkDir, validateDir, validSkill } from '../local-skill';
 import { findingsTable, reportFindings, requirementsTable } from '../report-tables';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -13,7 +16,47 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const SUBMISSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function publishingCommands(program: Command, ctx: CliContext): void {
-  const { paint, print, client, statusColour, progress } = ctx;
+  const { env, paint, print, client, statusColour, progress } = ctx;
+
+  /** `publish --dry-run`: validate, the local checks and the bundle, uploading nothing. */
+  const dryRun = async (cmd: Command, dir: string, o: { namespace?: string; version?: string }) => {
+    const validated = validateDir(dir, o);
+    const { problems } = validated;
+    const skill = validSkill(validated, dir);
+    if (skill.format !== 'kazma' && o.namespace === undefined) {
+      throw new CliError(
+        `a ${skill.format} skill names no namespace`,
+        EXIT.usage,
+        'Pass --namespace <slug>, the namespace it will be published under (the hub takes the token’s otherwise).',
+      );
+    }
+    const bytes = packDir(dir);
+    progress.step('running the certifier’s checks locally', { quiet: true });
+    const checked = await checkDir(dir, { ...o, kazmaSecrets: [env.KAZMA_SECRET ?? ''] });
+    const warnings = await hubSignatureWarnings(client(cmd), checked);
+    warnings.forEach((w) => progress.done(`warning: ${w}`));
+    const id = `${skill.namespace}/${skill.name}@${skill.version}`;
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const { report } = checked;
+    const would = {
+      dry_run: true,
+      id,
+      format: skill.format,
+      files: readSkillDir(dir).length,
+      size: bytes.length,
+      bundle_sha256: sha256,
+      local: { status: report.status, level: report.level, package_probes: 'not-run' },
+      warnings,
+      problems,
+    };
+    print(cmd, would, () =>
+      lines(
+        tty`would publish ${id} (${skill.format}): ${bytes.length} bytes, sha256 ${sha256} — nothing was uploaded`,
+        tty`local check: ${statusColour(report.status)} (level ${report.level}; package probes run on the hub)`,
+        ...problems.map((p) => tty`  ${p.severity ?? 'error'}: ${p.path ? `${p.path}: ` : ''}${p.message}`),
+      ),
+    );
+  };
 
   const awaitVerdict = async (
     cmd: Command,
@@ -46,7 +89,9 @@ export function publishingCommands(program: Command, ctx: CliContext): void {
     .option('--timeout <seconds>', 'how long --wait waits', '300')
     .option('--namespace <slug>', 'for formats without an author')
     .option('--version <semver>', 'for formats without a version')
+    .option('--dry-run', 'validate, run the local checks and say what would be published; upload nothing')
     .action(async (dir: string, o, cmd: Command) => {
+      if (o.dryRun) return dryRun(cmd, dir, o);
       const timeoutS = Number(o.timeout);
       if (!Number.isFinite(timeoutS) || timeoutS <= 0) {
         throw new CliError(`--timeout ${o.timeout} is not a number of seconds`, EXIT.usage, 'e.g. --timeout 120');
@@ -86,13 +131,7 @@ export function publishingCommands(program: Command, ctx: CliContext): void {
     .description("Kazma's `hub submit`: send the manifest for the namespace's owner to claim")
     .option('--source-url <url>', 'where the code lives')
     .action(async (dir: string, o, cmd: Command) => {
-      const { skill, problems } = validateDir(dir);
-      if (!skill)
-        throw new CliError(
-          `not valid: ${problems[0]?.message ?? 'unknown problem'}`,
-          EXIT.refused,
-          `Run: skillhub validate ${dir}`,
-        );
+      const skill = validSkill(validateDir(dir), dir);
       const result = await client(cmd).submit(skill.manifest, { source_url: o.sourceUrl });
       print(cmd, result, () =>
         fields([
@@ -126,7 +165,7 @@ export function publishingCommands(program: Command, ctx: CliContext): void {
         );
       }
       const { author, name, version } = parseRef(ref);
-      const cert = await hub.certification(author, name, version);
+      const cert = await orSuggest(hub, author, name, () => hub.certification(author, name, version));
       print(cmd, cert, () =>
         lines(
           fields([

@@ -50,6 +50,27 @@ describe('NamespaceRepository', () => {
     expect((await namespaces.withSecret(ns.id)).kazmaSecretSealed).toBeNull();
   });
 
+  it("lists an owner's namespaces in order, with whether each has a secret, never the secret", async () => {
+    const slug = uniqueSlug();
+    const owner = await db.ds.transaction((m) => namespaces.publisherNamed(m, `${slug} owner`));
+    const other = await db.ds.transaction((m) => namespaces.publisherNamed(m, `${slug} other`));
+    const [b, a] = await db.ds.transaction((m) =>
+      Promise.all([namespaces.claim(m, `${slug}-b`, owner.id), namespaces.claim(m, `${slug}-a`, owner.id)]),
+    );
+    await db.ds.transaction((m) => namespaces.claim(m, `${slug}-c`, other.id));
+    await db.ds.transaction((m) => namespaces.setSecret(m, b!.id, 'v1.sealed'));
+
+    expect(await namespaces.ownedBy(owner.id, { onlyId: null, limit: 10 })).toEqual([
+      { slug: `${slug}-a`, hasKazmaSecret: false },
+      { slug: `${slug}-b`, hasKazmaSecret: true },
+    ]);
+    expect(await namespaces.ownedBy(owner.id, { onlyId: null, limit: 1 })).toHaveLength(1);
+    expect(await namespaces.ownedBy(owner.id, { onlyId: b!.id, limit: 10 })).toEqual([
+      { slug: `${slug}-b`, hasKazmaSecret: true },
+    ]);
+    expect(await namespaces.ownedBy(other.id, { onlyId: a!.id, limit: 10 })).toEqual([]);
+  });
+
   it('holds a locked namespace until the locking transaction ends', async () => {
     const slug = uniqueSlug();
     const owner = await db.ds.transaction((m) => namespaces.publisherNamed(m, `${slug} owner`));

@@ -42,6 +42,27 @@ export class NamespaceRepository {
       .getOneOrFail();
   }
 
+  /**
+   * The slugs `ownerId` owns (only `onlyId` when given: a token bound to one namespace), in order,
+   * at most `limit`, with whether each has a Kazma secret (never the secret).
+   */
+  async ownedBy(
+    ownerId: string,
+    { onlyId, limit }: { onlyId: string | null; limit: number },
+  ): Promise<Array<{ slug: string; hasKazmaSecret: boolean }>> {
+    const query = this.dataSource
+      .getRepository(Namespace)
+      .createQueryBuilder('n')
+      .select('n.slug', 'slug')
+      .addSelect('n.kazma_secret_sealed IS NOT NULL', 'has_secret')
+      .where('n.owner_id = :ownerId', { ownerId })
+      .orderBy('n.slug')
+      .limit(limit);
+    if (onlyId) query.andWhere('n.id = :onlyId', { onlyId });
+    const rows = await query.getRawMany<{ slug: string; has_secret: boolean }>();
+    return rows.map((row) => ({ slug: row.slug, hasKazmaSecret: row.has_secret === true }));
+  }
+
   async setSecret(m: EntityManager, id: string, sealed: string | null): Promise<void> {
     await m.update(Namespace, id, { kazmaSecretSealed: sealed });
   }

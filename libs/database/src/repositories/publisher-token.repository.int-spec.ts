@@ -40,6 +40,16 @@ describe('PublisherTokenRepository', () => {
     expect((await tokens.byHash(made.tokenHash))?.lastUsedAt).toEqual(at);
   });
 
+  it('loads a token with its publisher and bound namespace', async () => {
+    const publisher = await db.ds.transaction((m) => namespaces.publisherNamed(m, uniqueSlug('p')));
+    const ns = await db.ds.transaction((m) => namespaces.claim(m, uniqueSlug(), publisher.id));
+    const made = await token(publisher.id, { namespaceId: ns.id });
+    const loaded = await tokens.withOwner(made.id);
+    expect(loaded?.publisher?.name).toBe(publisher.name);
+    expect(loaded?.namespace?.slug).toBe(ns.slug);
+    expect(await tokens.withOwner('00000000-0000-4000-8000-000000000000')).toBeNull();
+  });
+
   it("lists every token, a publisher's, or one namespace's of a publisher, newest first", async () => {
     const publisher = await db.ds.transaction((m) => namespaces.publisherNamed(m, uniqueSlug('p')));
     const ns = await db.ds.transaction((m) => namespaces.claim(m, uniqueSlug(), publisher.id));

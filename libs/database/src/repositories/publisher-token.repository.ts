@@ -20,6 +20,14 @@ export class PublisherTokenRepository {
     return this.dataSource.manager.findOneBy(PublisherToken, { tokenHash });
   }
 
+  /** With its publisher and bound namespace loaded. */
+  withOwner(id: string): Promise<PublisherToken | null> {
+    return this.dataSource.manager.findOne(PublisherToken, {
+      where: { id },
+      relations: { publisher: true, namespace: true },
+    });
+  }
+
   async touch(id: string, at: Date): Promise<void> {
     await this.dataSource.manager.update(PublisherToken, id, { lastUsedAt: at });
   }
