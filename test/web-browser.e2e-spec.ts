@@ -1,22 +1,52 @@
 /**
  * The pages in a real browser (Debian's Chromium, driven by playwright-core, JavaScript
- * on and off): search, open a skill, read its report, see the badge image load. A
- * screenshot of each page is saved under test-artifacts/. A publisher's `<script>` and
+ * on and off): search, open a skill, read its report, see the badge image load. Every page,
+ * at 1280 and 390 px wide, is checked by axe-core (no serious or critical violation) and
+ * screenshotted under test-artifacts/screenshots/ (git-ignored). A publisher's `<script>` and
  * `<img onerror>` render as text: no dialog ever opens.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { stringify } from 'yaml';
 import { writeBundle } from '@skillhub/bundle';
+import { FakeRegistries } from '@skillhub/package-probe/testing';
 import { kazmaChecksum } from '@skillhub/signing';
 import { uniqueName } from '@skillhub/testing';
 import { startTestHub, type TestHub } from './support/test-hub';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = join(__dirname, '..', 'test-artifacts', 'screenshots');
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+const WIDTHS = [1280, 390] as const;
+const MCP_PACKAGE = '@acme/weather-mcp';
 
-function kazma(author: string, name: string, description: string, code = 'print("weather")\n', signWith?: string) {
+const README = [
+  '# Weather',
+  '',
+  'Ask for the weather in any city. It calls [the forecast API](https://example.com/forecast) and answers in',
+  'degrees Celsius unless `WEATHER_UNIT` says otherwise.',
+  '',
+  '## Usage',
+  '',
+  '```python',
+  'WeatherSkill().get_weather("Lyon")',
+  '```',
+  '',
+  '| option | meaning |',
+  '|---|---|',
+  '| `WEATHER_UNIT` | `C` or `F` |',
+].join('\n');
+
+interface KazmaOptions {
+  code?: string;
+  signWith?: string;
+  extra?: Record<string, unknown>;
+  readme?: string;
+}
+
+function kazma(author: string, name: string, description: string, o: KazmaOptions = {}) {
+  const code = o.code ?? 'import os\n\nprint("weather", os.environ.get("WEATHER_UNIT"))\n';
   return writeBundle(
     [
       {
@@ -29,28 +59,54 @@ function kazma(author: string, name: string, description: string, code = 'print(
           license: 'MIT',
           entry_point: 'main.py',
           tags: ['weather'],
-          checksum: kazmaChecksum(Buffer.from(signWith ?? code)),
+          category: 'utilities',
+          permissions: ['env_read'],
+          homepage: 'https://example.com/weather',
+          repository: 'https://github.com/acme/weather',
+          checksum: kazmaChecksum(Buffer.from(o.signWith ?? code)),
+          ...o.extra,
         }),
       },
       { path: 'main.py', content: code },
+      ...(o.readme ? [{ path: 'README.md', content: o.readme }] : []),
     ],
     { rootFolder: name },
   );
 }
 
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: unknown[] }>;
+}
+
 describe('web pages in Chromium', () => {
   let hub: TestHub;
+  let registries: FakeRegistries;
   let browser: Browser;
   const ns = uniqueName('browser');
   const sunny = uniqueName('sunny');
   const broken = uniqueName('broken');
   const evil = uniqueName('evil');
+  const revoked = uniqueName('revoked');
+  const served = uniqueName('served');
   const dialogs: string[] = [];
 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    hub = await startTestHub({ worker: true, env: { PUBLISH_RATE_LIMIT_PER_MINUTE: '1000' } });
-    const token = await hub.token(ns);
+    registries = await FakeRegistries.start();
+    hub = await startTestHub({
+      worker: true,
+      env: {
+        PUBLISH_RATE_LIMIT_PER_MINUTE: '1000',
+        NPM_REGISTRY_URL: registries.baseUrls.npmBaseUrl,
+        PYPI_REGISTRY_URL: registries.baseUrls.pypiBaseUrl,
+        // The MCP server skill needs its package pinned, not started: the sandboxed probe is certification's test.
+        LIVE_PROBE: 'false',
+      },
+    });
+    const token = await hub.token(ns, ['publish', 'manage']);
     const publish = (bytes: Buffer) =>
       hub.http
         .post('/api/v1/skills')
@@ -58,18 +114,34 @@ describe('web pages in Chromium', () => {
         .set('content-type', 'application/gzip')
         .send(bytes)
         .expect(201);
-    await publish(kazma(ns, sunny, 'Reports the weather for any city, with a forecast.'));
+    await publish(kazma(ns, sunny, 'Reports the weather for any city, with a forecast.', { readme: README }));
     await publish(
-      kazma(ns, broken, 'A weather skill whose entry point was changed after signing.', 'print(1)\n', 'print(0)\n'),
+      kazma(ns, broken, 'A weather skill whose entry point was changed after signing.', {
+        code: 'print(1)\n',
+        signWith: 'print(0)\n',
+      }),
     );
     await publish(kazma(ns, evil, 'Weather <script>alert("xss")</script> <img src=x onerror=alert("img")> & more.'));
-    for (const name of [sunny, broken, evil]) {
+    await publish(kazma(ns, revoked, 'A weather skill whose certification was withdrawn.'));
+    await publish(
+      kazma(ns, served, 'Weather through an MCP server pinned by integrity.', {
+        extra: {
+          mcp_servers: [{ name: 'weather', type: 'stdio', command: 'npx', args: ['-y', `${MCP_PACKAGE}@1.2.3`] }],
+        },
+      }),
+    );
+    for (const name of [sunny, broken, evil, revoked, served]) {
       for (let i = 0; i < 300; i++) {
         const { body } = await hub.http.get(`/api/v1/skills/${ns}/${name}/certification`);
         if (body.status !== 'pending') break;
         await new Promise((r) => setTimeout(r, 100));
       }
     }
+    await hub.http
+      .post(`/api/v1/skills/${ns}/${revoked}/versions/1.0.0/revoke`)
+      .set('authorization', `Bearer ${token}`)
+      .send({ reason: 'The forecast API key it shipped with leaked.' })
+      .expect((res) => expect(res.status).toBeLessThan(300));
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: [
@@ -85,11 +157,28 @@ describe('web pages in Chromium', () => {
   });
   afterAll(async () => {
     await browser?.close();
-    await hub.close();
+    await hub?.close();
+    await registries?.close();
   });
 
-  async function open(javaScript = true): Promise<Page> {
-    const context = await browser.newContext({ javaScriptEnabled: javaScript });
+  /** axe's serious and critical violations of the page as it is now. */
+  async function axe(page: Page): Promise<string[]> {
+    await page.evaluate(AXE);
+    const violations = (await page.evaluate(
+      "axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations)",
+    )) as AxeViolation[];
+    return violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
+  }
+
+  async function open(javaScript = true, width: number = WIDTHS[0]): Promise<Page> {
+    // axe is injected by the test: the pages' CSP (no script at all) would refuse it.
+    const context = await browser.newContext({
+      javaScriptEnabled: javaScript,
+      bypassCSP: true,
+      viewport: { width, height: 900 },
+    });
     const page = await context.newPage();
     page.on('dialog', (d) => {
       dialogs.push(d.message());
@@ -147,5 +236,73 @@ describe('web pages in Chromium', () => {
     expect(await page.$$('main img[src="x"]')).toHaveLength(0);
     await new Promise((r) => setTimeout(r, 200));
     expect(dialogs).toEqual([]);
+  });
+
+  const pages = () => ({
+    home: '/',
+    search: '/search?q=weather',
+    skill: `/skills/${ns}/${sunny}`,
+    report: `/skills/${ns}/${broken}`,
+    revoked: `/skills/${ns}/${revoked}`,
+    server: `/servers/${encodeURIComponent(MCP_PACKAGE)}`,
+    namespace: `/namespaces/${ns}`,
+  });
+
+  it.each(WIDTHS)(
+    'at %i px: every page passes axe (no serious or critical violation) and fits the width',
+    async (width) => {
+      const first = await open(true, width);
+      // The pages are checked side by side, each in a tab of the same context.
+      const problems = await Promise.all(
+        Object.entries(pages()).map(async ([name, path]) => {
+          const page = await first.context().newPage();
+          const res = await page.goto(`${hub.baseUrl}${path}`);
+          const found = res?.status() === 200 ? [] : [`${name}: answered ${res?.status()}`];
+          await page.screenshot({ path: join(ARTIFACTS, `${name}-${width}.png`), fullPage: true });
+          found.push(...(await axe(page)).map((p) => `${name}: ${p}`));
+          // Nothing wider than the screen: long digests and paths wrap, tables stack.
+          const overflow = await page.evaluate(
+            'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+          );
+          if (overflow !== 0) found.push(`${name}: ${String(overflow)} px wider than the screen`);
+          return found;
+        }),
+      );
+      expect(problems.flat()).toEqual([]);
+      await first.context().close();
+    },
+  );
+
+  it.each(WIDTHS)(
+    'at %i px: a revoked version shows its banner with the reason, and no install command',
+    async (width) => {
+      const page = await open(false, width);
+      await page.goto(`${hub.baseUrl}/skills/${ns}/${revoked}`);
+      const banner = page.locator('#banner-revoked');
+      expect(await banner.isVisible()).toBe(true);
+      expect(await banner.textContent()).toContain('The forecast API key it shipped with leaked.');
+      const body = (await page.textContent('main')) ?? '';
+      expect(body).not.toContain('skillhub install');
+      expect(body).toContain('This version cannot be installed: its certification was revoked.');
+      await page.context().close();
+    },
+  );
+
+  it('stacks the report on a narrow screen: each finding one card, its labels shown', async () => {
+    const page = await open(false, 390);
+    await page.goto(`${hub.baseUrl}/skills/${ns}/${broken}`);
+    const cell = page.locator('table.report td[data-label="How to fix"]').first();
+    // The test runs without DOM typings: the one browser function it needs, typed here.
+    const display = await cell.evaluate(
+      (td) =>
+        (globalThis as unknown as { getComputedStyle(e: unknown): { display: string } }).getComputedStyle(td).display,
+    );
+    expect(display).toBe('block');
+    const box = await cell.boundingBox();
+    expect(box!.width).toBeGreaterThan(300);
+    // The hint's Markdown is rendered, with this hub's command.
+    expect(await page.locator('table.report code', { hasText: 'skillhub sign' }).count()).toBeGreaterThan(0);
+    expect(await page.textContent('main')).not.toContain('kazma hub sign');
+    await page.context().close();
   });
 });

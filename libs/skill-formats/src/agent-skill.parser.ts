@@ -24,7 +24,7 @@ const NAME_RULES: readonly { holds: (name: string) => boolean; message: string }
 
 const FRONT_MATTER_FENCE = '---';
 
-interface SkillDocument {
+export interface SkillDocument {
   frontMatter: string;
   instructions: string;
   /** Line of the file on which the instructions start. */
@@ -93,7 +93,7 @@ function readSkillDocument(file: SkillFile, problems: Problem[]): SkillDocument 
 }
 
 /** Front matter between a first line `---` and the next `---` line; the rest is the instructions. */
-function splitFrontMatter(text: string): SkillDocument | null {
+export function splitFrontMatter(text: string): SkillDocument | null {
   const lines = text.split(/\r?\n/);
   if (lines[0]?.trimEnd() !== FRONT_MATTER_FENCE) return null;
   const end = lines.findIndex((line, index) => index > 0 && line.trimEnd() === FRONT_MATTER_FENCE);

@@ -2,6 +2,7 @@ export * from './skill.model';
 export { parseSkill } from './parse-skill';
 export { detectFormat, AGENT_SKILL_FILE, KAZMA_MANIFEST_FILE, type FormatDetection } from './detect-format';
 export { parseKazmaManifestObject } from './kazma-manifest.parser';
+export { splitFrontMatter, type SkillDocument } from './agent-skill.parser';
 export { SWARMKIT_WORKSPACE_FILE } from './swarmkit-skill.parser';
 export { HUB_PERMISSIONS, KAZMA_PERMISSIONS, KNOWN_PERMISSIONS } from './permissions';
 export { extractPackageRefs, normalizePypiName, splitCommandLine } from './package-ref.extractor';

@@ -61,11 +61,14 @@ export function safeHttpUrl(url: unknown): string | null {
   return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.href : null;
 }
 
+/** Links to what a publisher named: no ranking credit, no `window.opener`, no referrer. */
+export const EXTERNAL_REL = 'nofollow noopener noreferrer';
+
 /** A link to a publisher-supplied URL when it is http(s), else the URL as plain text. */
 export function externalLink(url: unknown, label?: string): SafeHtml {
   const href = safeHttpUrl(url);
   if (!href) return html`<span>${typeof url === 'string' ? url : ''}</span>`;
-  return html`<a href="${href}" rel="nofollow noopener noreferrer">${label ?? href}</a>`;
+  return html`<a href="${href}" rel="${EXTERNAL_REL}">${label ?? href}</a>`;
 }
 
 /** A path segment of the hub's own URLs (slugs, names, versions), percent-encoded. */

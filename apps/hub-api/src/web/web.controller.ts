@@ -3,11 +3,12 @@
  * inline stylesheet, nothing loaded from elsewhere. Every page, error pages included,
  * carries a strict Content-Security-Policy and nosniff.
  */
-import { Controller, Get, Logger, Param, Query, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Logger, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { plainToInstance } from 'class-transformer';
 import { validate, type ValidationError } from 'class-validator';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
+import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
 import { DomainError } from '@skillhub/errors';
 import { CertificationStatusService } from '../certifications/certification-status.service';
 import { errorResponse } from '../common/problem.filter';
@@ -16,11 +17,17 @@ import { SkillsSearchService } from '../search/skills-search.service';
 import { SkillsQueryService } from '../skills/skills-query.service';
 import { TrustNotFoundError, TrustService } from '../trust/trust.service';
 import type { CertificateResponseDto, LogEntryDto } from '../trust/dto/trust.dto';
-import { errorPage, homePage, namespacePage, type SearchFilters, searchPage, skillPage } from './pages';
+import { errorPage, homePage, namespacePage, type SearchFilters, searchPage } from './pages';
+import { serverPage } from './server-page';
+import { skillPage } from './skill-page';
 import { WebQueries } from './web-queries.service';
+import { publicOrigin } from '../common/public-origin';
 
 export const WEB_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'";
 const NAMESPACE_PAGE_SIZE = 100;
+const POPULAR_LISTED = 6;
+/** Package names as npm and PyPI allow them (a scope, a slash). */
+const PACKAGE_NAME = /^(@[a-z0-9][a-z0-9._~-]*\/)?[A-Za-z0-9][A-Za-z0-9._~-]{0,213}$/;
 
 type RawQuery = Record<string, unknown>;
 
@@ -48,13 +55,24 @@ export class WebController {
     private readonly certifications: CertificationStatusService,
     private readonly trust: TrustService,
     private readonly queries: WebQueries,
+    @Inject(HUB_CONFIG) private readonly config: HubConfig,
   ) {}
+
+  /** Where readers reach this hub, for snippets they paste elsewhere: HUB_PUBLIC_URL, else the origin they asked. */
+  private origin(req: Request): string {
+    return publicOrigin(req, this.config);
+  }
 
   @Get()
   async home(@Res() res: Response): Promise<void> {
     await this.render(res, async () => {
-      const [recent, stats] = await Promise.all([this.queries.recentlyCertified(), this.search.stats()]);
-      return homePage(recent, { total: stats.total_skills, certified: stats.certified_count });
+      const [recent, popular, stats] = await Promise.all([
+        this.queries.recentlyCertified(),
+        this.search.list(plainToInstance(ListSkillsQueryDto, { sort: 'downloads', per_page: POPULAR_LISTED })),
+        this.search.stats(),
+      ]);
+      const totals = { total: stats.total_skills, certified: stats.certified_count, byCategory: stats.by_category };
+      return homePage(recent, popular.items, totals, new Date());
     });
   }
 
@@ -82,19 +100,35 @@ export class WebController {
     @Param('author') author: string,
     @Param('name') name: string,
     @Query() query: RawQuery,
+    @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
     await this.render(res, async () => {
       const wanted = param(query, 'version');
-      const skill = await this.skills.getSkill(author, name);
-      const version = wanted ? await this.skills.getVersion(author, name, wanted) : skill.latest;
+      const [skill, pinned] = await Promise.all([
+        this.skills.getSkill(author, name),
+        wanted ? this.skills.getVersion(author, name, wanted) : null,
+      ]);
+      const version = pinned ?? skill.latest;
       if (!version) throw notFound(`${author}/${name} has no published version.`);
-      const certification = await this.certifications.forSkill(author, name, version.version);
-      const certificate = await this.optional(() => this.trust.certificate(author, name, version.version));
+      const [certification, certificate, extras] = await Promise.all([
+        this.certifications.forSkill(author, name, version.version),
+        this.optional(() => this.trust.certificate(author, name, version.version)),
+        this.queries.versionExtras(author, name, version.version),
+      ]);
       const logEntry: LogEntryDto | null = certificate
         ? await this.optional(() => this.trust.entry((certificate as CertificateResponseDto).log_index))
         : null;
-      return skillPage({ skill, version, certification, certificate, logEntry });
+      return skillPage({
+        skill,
+        version,
+        certification,
+        certificate,
+        logEntry,
+        extras,
+        origin: this.origin(req),
+        now: new Date(),
+      });
     });
   }
 
@@ -106,6 +140,15 @@ export class WebController {
         plainToInstance(ListSkillsQueryDto, { author: slug, per_page: NAMESPACE_PAGE_SIZE, sort: 'updated' }),
       );
       return namespacePage(slug, result);
+    });
+  }
+
+  @Get('servers/:name')
+  async server(@Param('name') name: string, @Res() res: Response): Promise<void> {
+    await this.render(res, async () => {
+      const usage = PACKAGE_NAME.test(name) ? await this.queries.serverUsage(name) : [];
+      if (!usage.length) throw notFound(`No certified skill runs the MCP server ${name}.`);
+      return serverPage(name, usage, new Date());
     });
   }
 
