@@ -30,6 +30,9 @@ const PATH_EXAMPLES: Record<string, string> = {
   slug: 'acme-labs',
   index: '5',
   keyId: EXAMPLE.keyId,
+  // The MCP Registry's server name, URL-encoded as it specifies, and its namespace (docs/mcp-registry.md).
+  serverName: 'dev.skillhub.npm.acme%2Fweather-mcp',
+  namespace: 'dev.skillhub.npm.acme',
 };
 
 /** `{id}` names a token under /tokens and a submission elsewhere. */

@@ -8,6 +8,7 @@ import { AuthModule } from './auth/auth.module';
 import { BadgesModule } from './badges/badges.module';
 import { CertificationsModule } from './certifications/certifications.module';
 import { HealthModule } from './health/health.module';
+import { McpRegistryModule } from './mcp-registry/mcp-registry.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { SearchModule } from './search/search.module';
 import { SkillsModule } from './skills/skills.module';
@@ -67,6 +68,7 @@ export class HubApiModule implements OnApplicationShutdown {
         BadgesModule,
         SkillsModule,
         SubmissionsModule,
+        McpRegistryModule,
       ],
       providers: [{ provide: DATABASE_ENDPOINT, useValue: database }],
     };
