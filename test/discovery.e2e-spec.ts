@@ -227,7 +227,7 @@ describe('badges, certification status and download counts', () => {
     const res = await hub.http.get(`/api/v1/skills/${ns}/shiny/badge.svg`).buffer(true);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^image\/svg\+xml/);
-    expect(res.headers['cache-control']).toBe('public, max-age=300');
+    expect(res.headers['cache-control']).toBe('public, max-age=60, stale-while-revalidate=600, stale-if-error=86400');
     expect(res.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'");
     const svg = res.body.toString();
     expect(svg).toContain('pending');

@@ -17,7 +17,7 @@ import {
   type Skill,
   type SkillVersion,
 } from '@skillhub/database';
-import { addToOutbox, CERTIFICATION_QUEUE, CERTIFY_JOB } from '@skillhub/queue';
+import { addToOutbox, CERTIFICATION_QUEUE, CERTIFY_JOB, VerdictEvents } from '@skillhub/queue';
 import { signCertificate, type DsseEnvelope } from '@skillhub/signing';
 import { SigningKeyService, TransparencyLog } from '@skillhub/trust';
 import { certificationOutcomes } from './certifier.metrics';
@@ -45,13 +45,14 @@ export class CertificationRecorder {
     private readonly revocations: RevocationRepository,
     private readonly keys: SigningKeyService,
     private readonly log: TransparencyLog,
+    private readonly verdicts: VerdictEvents,
     @Inject(HUB_CONFIG) private readonly config: HubConfig,
   ) {}
 
-  record(subject: JudgedVersion, verdict: CertificationVerdict): Promise<CertifyOutcome> {
+  async record(subject: JudgedVersion, verdict: CertificationVerdict): Promise<CertifyOutcome> {
     const { version, skill, namespace } = subject;
     const ref = `${namespace.slug}/${skill.name}`;
-    return this.dataSource.transaction(async (m) => {
+    const outcome = await this.dataSource.transaction(async (m): Promise<CertifyOutcome> => {
       const cert = await this.certifications.lock(m, subject.certification.id);
       if (!cert || !OPEN_STATES.has(cert.status)) return 'already-judged';
       // Revoked while this judgment was queued (a re-judgment under a new policy, say): a
@@ -123,5 +124,7 @@ export class CertificationRecorder {
       certificationOutcomes.inc({ status: report.status, level: report.level });
       return report.status;
     });
+    await this.verdicts.changed(ref);
+    return outcome;
   }
 }

@@ -1,6 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { DatabaseModule } from '@skillhub/database';
-import { JobQueueModule } from '@skillhub/queue';
+import { JobQueueModule, VerdictEventsModule } from '@skillhub/queue';
 import { HubTrustModule } from '@skillhub/trust';
 import { CertificationProcessor } from './certification.processor';
 import { CertificationRecorder } from './certification-recorder.service';
@@ -23,7 +23,8 @@ export class CertifierModule {
   static forRoot(options: { consume: boolean }): DynamicModule {
     return {
       module: CertifierModule,
-      imports: [DatabaseModule, HubTrustModule, JobQueueModule],
+      // VerdictEventsModule is global: both processes import this module, and hub-api's writers use it too.
+      imports: [DatabaseModule, HubTrustModule, JobQueueModule, VerdictEventsModule],
       providers: [
         PackageProbes,
         SkillJudgeService,

@@ -6,6 +6,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { CertificationRepository, type PinnedVersion } from '@skillhub/database';
+import { VerdictEvents } from '@skillhub/queue';
 import { RevocationsService } from '@skillhub/trust';
 import { PackageProbes } from './package-probes.service';
 
@@ -21,6 +22,7 @@ export class Reprober {
     private readonly certifications: CertificationRepository,
     private readonly probes: PackageProbes,
     private readonly revocations: RevocationsService,
+    private readonly verdicts: VerdictEvents,
   ) {}
 
   async reprobe(): Promise<{ checked: number; revoked: number }> {
@@ -32,6 +34,7 @@ export class Reprober {
       await this.dataSource.transaction((m) =>
         this.revocations.revoke(m, version, reason.slice(0, MAX_REASON), 'certifier'),
       );
+      await this.verdicts.changed(version.skill);
       this.logger.warn(`revoked ${version.skill}@${version.version}: ${reason}`);
       revoked++;
     }

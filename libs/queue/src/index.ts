@@ -11,3 +11,4 @@ export * from './queue.constants';
 export * from './queue.module';
 export * from './queue.tokens';
 export * from './redis-connection';
+export * from './verdict-events';

@@ -6,7 +6,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import * as semver from 'semver';
 import { DataSource, type EntityManager } from 'typeorm';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
-import { addToOutbox, CERTIFICATION_QUEUE, CERTIFY_JOB, OutboxRelay } from '@skillhub/queue';
+import { addToOutbox, CERTIFICATION_QUEUE, CERTIFY_JOB, OutboxRelay, VerdictEvents } from '@skillhub/queue';
 import { CertificationRepository, NamespaceRepository, SkillRepository, type Namespace } from '@skillhub/database';
 import type { NormalizedSkill } from '@skillhub/skill-formats';
 import { assertCanActOn, canActOn } from '../auth/namespace-access';
@@ -45,6 +45,7 @@ export class SkillPublisher {
     private readonly relay: OutboxRelay,
     private readonly limiter: WriteRateLimiter,
     private readonly inspector: SkillInspector,
+    private readonly verdicts: VerdictEvents,
     @Inject(HUB_CONFIG) private readonly config: HubConfig,
   ) {}
 
@@ -105,6 +106,7 @@ export class SkillPublisher {
       return step.around ? step.around(m, store) : store();
     });
     if (outcome.created) this.relay.nudge();
+    if (outcome.created) await this.verdicts.changed(`${outcome.response.author}/${outcome.response.name}`);
     return outcome;
   }
 

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import * as semver from 'semver';
 import { DataSource } from 'typeorm';
 import { CertificationRepository, NamespaceRepository, SkillRepository, type Skill } from '@skillhub/database';
+import { VerdictEvents } from '@skillhub/queue';
 import { assertCanActOn } from '../auth/namespace-access';
 import type { Principal } from '../auth/principal';
 import type { UpdateVersionStatusRequestDto } from './dto/update-version-status.request.dto';
@@ -28,6 +29,7 @@ export class SkillsQueryService {
     private readonly skills: SkillRepository,
     private readonly namespaces: NamespaceRepository,
     private readonly certifications: CertificationRepository,
+    private readonly verdicts: VerdictEvents,
   ) {}
 
   async getSkill(author: string, name: string): Promise<SkillResponseDto> {
@@ -85,6 +87,7 @@ export class SkillsQueryService {
       const v = await findVersion(this.skills, author, name, version, m);
       await this.skills.setStatus(m, v, dto.status, dto.message ?? null);
     });
+    await this.verdicts.changed(`${author}/${name}`);
     return this.getVersion(author, name, version);
   }
 

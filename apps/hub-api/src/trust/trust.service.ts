@@ -15,6 +15,7 @@ import {
 } from '@skillhub/database';
 import { DomainError } from '@skillhub/errors';
 import { canonicalJson, REVOCATIONS_PAYLOAD_TYPE, sealSecret, signEnvelope } from '@skillhub/signing';
+import { VerdictEvents } from '@skillhub/queue';
 import { encryptionKey, RevocationsService, SigningKeyService, TransparencyLog } from '@skillhub/trust';
 import { assertCanActOn } from '../auth/namespace-access';
 import type { Principal } from '../auth/principal';
@@ -63,6 +64,7 @@ export class TrustService {
     private readonly keys: SigningKeyService,
     private readonly log: TransparencyLog,
     private readonly revocations: RevocationsService,
+    private readonly verdicts: VerdictEvents,
     @Inject(HUB_CONFIG) private readonly config: HubConfig,
   ) {}
 
@@ -154,6 +156,7 @@ export class TrustService {
         revokedBy,
       );
     });
+    await this.verdicts.changed(`${author}/${name}`);
     return this.entry(index);
   }
 
