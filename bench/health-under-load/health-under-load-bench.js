@@ -7,13 +7,12 @@
 // (e.g. a build of the commit before bundles were read off the event loop).
 // Run `npm run build` first; `node bench/health-under-load/health-under-load-bench.js`.
 //   BENCH_SECONDS (default 30) per phase; BENCH_DIST (default dist/) is the tree measured.
-const { spawn } = require('node:child_process');
 const { mkdtempSync, rmSync } = require('node:fs');
-const { createServer } = require('node:net');
 const { tmpdir } = require('node:os');
 const { join, resolve } = require('node:path');
 const { performance } = require('node:perf_hooks');
 const { stringify } = require('yaml');
+const { deleteRedisKeys, startHub: startHubProcess } = require('../support/hub-process');
 
 const DIST = resolve(process.env.BENCH_DIST ?? join(__dirname, '../../dist'));
 const { writeBundle } = require(join(DIST, 'libs/bundle/src'));
@@ -44,57 +43,24 @@ function manyToolsBundle() {
   );
 }
 
-function freePort() {
-  return new Promise((done, fail) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => done(port));
-    });
-    server.on('error', fail);
-  });
-}
-
 async function startHub(dist) {
-  const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'skillhub-bench-health-'));
+  const prefix = `skillhub-bench-health-${Date.now()}`;
   // The embedded database (no DATABASE_URL): /health and validate never read it.
   const { DATABASE_URL: _, ...env } = process.env;
-  const child = spawn(process.execPath, [join(dist, 'apps/hub-api/src/main.js')], {
-    detached: false,
-    env: {
-      ...env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      HUB_DATA_DIR: dataDir,
-      REDIS_PREFIX: `skillhub-bench-health-${Date.now()}`,
-      LOG_LEVEL: 'error',
-      LIVE_PROBE: 'false',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
+  const hub = await startHubProcess(dist, {
+    ...env,
+    HUB_DATA_DIR: dataDir,
+    REDIS_PREFIX: prefix,
+    LOG_LEVEL: 'error',
+    LIVE_PROBE: 'false',
   });
-  // However this script ends, the hub it started ends with it.
-  const orphanGuard = () => child.kill('SIGKILL');
-  process.once('exit', orphanGuard);
-  const base = `http://127.0.0.1:${port}`;
-  const started = Date.now();
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`hub-api exited with ${child.exitCode}`);
-    const up = await fetch(`${base}/api/v1/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) break;
-    if (Date.now() - started > 60_000) throw new Error('hub-api did not start within 60 s');
-    await new Promise((r) => setTimeout(r, 200));
-  }
   return {
-    base,
+    base: hub.base,
     async stop() {
-      // SIGKILL: a hub whose event loop is held would take its time over a graceful shutdown.
-      child.kill('SIGKILL');
-      if (child.exitCode === null && child.signalCode === null) await new Promise((r) => child.once('exit', r));
-      process.removeListener('exit', orphanGuard);
+      await hub.stop('SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });
+      await deleteRedisKeys(env.REDIS_URL ?? 'redis://127.0.0.1:6379', prefix);
     },
   };
 }

@@ -16,6 +16,7 @@ const { withScratchDatabase } = require('../support/scratch-database');
 
 const DIST = resolve(__dirname, '..', '..', process.env.BENCH_DIST ?? 'dist');
 const dist = (p) => require(join(DIST, p));
+const { deleteRedisKeys } = require('../support/hub-process');
 const { createHubApp } = dist('apps/hub-api/src/create-hub-app');
 const { loadConfig } = dist('libs/config/src');
 const { buildDataSourceOptions, CURRENT_POLICY } = dist('libs/database/src');
@@ -150,7 +151,7 @@ async function main() {
       ...process.env,
       DATABASE_URL: url,
       LOG_LEVEL: 'error',
-      REDIS_PREFIX: `skillhub-bench-${Date.now()}`,
+      REDIS_PREFIX: `skillhub-bench-mcp-registry-${Date.now()}`,
     });
     const app = await createHubApp(config, { url, embedded: false });
     await app.listen(0, '127.0.0.1');
@@ -194,6 +195,7 @@ async function main() {
       rebuilds.push((await get('/v0.1/servers')).ms);
     }
     await app.close();
+    await deleteRedisKeys(config.REDIS_URL, config.REDIS_PREFIX);
     await ds.destroy();
 
     const baseline = results[0][1];

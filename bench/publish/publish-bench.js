@@ -7,6 +7,7 @@ const { randomBytes } = require('node:crypto');
 const { performance } = require('node:perf_hooks');
 const { stringify } = require('yaml');
 
+const { deleteRedisKeys } = require('../support/hub-process');
 const { withScratchDatabase } = require('../support/scratch-database');
 
 const dist = (p) => require(`../../dist/${p}`);
@@ -47,7 +48,7 @@ async function run(label, database) {
     ...process.env,
     DATABASE_URL: database.embedded ? undefined : database.url,
     HUB_ADMIN_TOKEN: randomBytes(24).toString('hex'),
-    REDIS_PREFIX: `skillhub-bench-${Date.now()}`,
+    REDIS_PREFIX: `skillhub-bench-publish-${Date.now()}`,
     LOG_LEVEL: 'error',
     PUBLISH_RATE_LIMIT_PER_MINUTE: '100000',
   });
@@ -85,6 +86,7 @@ async function run(label, database) {
   );
   const seconds = (performance.now() - t0) / 1000;
   await app.close();
+  await deleteRedisKeys(config.REDIS_URL, config.REDIS_PREFIX);
   latencies.sort((a, b) => a - b);
   const q = (p) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))];
   const avgSize = Math.round(all.reduce((s, b) => s + b.length, 0) / all.length);

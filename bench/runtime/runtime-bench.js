@@ -43,6 +43,7 @@ const LIMITS = sandboxLimits({ memory_mib: 1024, cpu_seconds: 3600 });
 /** The fake registry and in-memory pins are test support, left out of the build: `npm run build:bench` compiles them into dist-bench/. */
 const packageProbeTesting = () => require('../../dist-bench/libs/package-probe/src/testing');
 const { MemoryToolPins } = require('../../dist-bench/apps/agent-runtime/src/gateway/testing/memory-tool-pins');
+const { deleteRedisKeys } = require('../support/hub-process');
 
 async function time(label, call) {
   for (let i = 0; i < 20; i++) await call(i); // warm-up
@@ -210,7 +211,7 @@ async function runtimeStartup(skills) {
     DATABASE_URL: undefined,
     HUB_ADMIN_TOKEN: randomBytes(24).toString('hex'),
     HUB_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-    REDIS_PREFIX: `skillhub-bench-${Date.now()}`,
+    REDIS_PREFIX: `skillhub-bench-runtime-${Date.now()}`,
     OUTBOX_POLL_MS: '100',
     LOG_LEVEL: 'error',
     NPM_REGISTRY_URL: registries.npm.baseUrl,
@@ -305,6 +306,7 @@ async function runtimeStartup(skills) {
     return starts;
   } finally {
     await hub.close();
+    await deleteRedisKeys(config.REDIS_URL, config.REDIS_PREFIX);
     await registries.close();
     rmSync(work, { recursive: true, force: true });
   }

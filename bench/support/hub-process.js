@@ -26,8 +26,9 @@ function startProcess(dist, app, env) {
   return {
     pid: child.pid,
     child,
-    async stop() {
-      child.kill('SIGTERM');
+    /** SIGTERM lets it shut down; SIGKILL does not wait for a hub whose event loop is held. */
+    async stop(signal = 'SIGTERM') {
+      child.kill(signal);
       if (child.exitCode === null && child.signalCode === null) await new Promise((r) => child.once('exit', r));
       process.removeListener('exit', orphanGuard);
     },

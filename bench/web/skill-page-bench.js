@@ -18,6 +18,7 @@ const { buildDataSourceOptions, encodeReport, CURRENT_POLICY } = dist('libs/data
 const { writeBundle } = dist('libs/bundle/src');
 const { CHECK_IDS, REQUIREMENT_NAMES } = dist('libs/certification/src');
 const { DataSource } = require('typeorm');
+const { deleteRedisKeys } = require('../support/hub-process');
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 300);
 const FINDINGS = Number(process.env.BENCH_FINDINGS ?? 200);
@@ -103,7 +104,7 @@ async function main() {
       LOG_LEVEL: 'error',
       HUB_ADMIN_TOKEN: admin,
       HUB_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-      REDIS_PREFIX: `skillhub-bench-${Date.now()}`,
+      REDIS_PREFIX: `skillhub-bench-web-${Date.now()}`,
     });
     const ds = new DataSource(buildDataSourceOptions(url, { poolSize: 1 }));
     await ds.initialize();
@@ -173,6 +174,7 @@ async function main() {
       }
     } finally {
       await app.close();
+      await deleteRedisKeys(config.REDIS_URL, config.REDIS_PREFIX);
       await ds.destroy();
     }
   });
