@@ -13,6 +13,9 @@ import type { JsonDocument } from '../entities/json-document';
 import { decodeReport, encodeReport } from '../report-codec';
 import { CURRENT_POLICY } from './current-certification';
 
+/** What lists and summaries show of a certification. */
+export type CertificationSummary = Pick<Certification, 'skillVersionId' | 'status' | 'level' | 'expiresAt'>;
+
 /** What a certification job names: a version, under the policy it is to be judged by. */
 export interface JudgmentRef {
   skillVersionId: string;
@@ -47,12 +50,15 @@ export class CertificationRepository {
     return m.findOneBy(Certification, { skillVersionId: versionId, policyVersion: CURRENT_POLICY });
   }
 
-  /** `current` for many versions at once, by version id. */
-  async currentOf(versionIds: readonly string[]): Promise<Map<string, Certification>> {
+  /**
+   * `current` for many versions at once, by version id: only what a summary shows (status, level,
+   * expiry), never the report, which may be hundreds of kilobytes per version.
+   */
+  async currentOf(versionIds: readonly string[]): Promise<Map<string, CertificationSummary>> {
     if (!versionIds.length) return new Map();
-    const rows = await this.dataSource.manager.findBy(Certification, {
-      skillVersionId: In([...versionIds]),
-      policyVersion: CURRENT_POLICY,
+    const rows = await this.dataSource.manager.find(Certification, {
+      select: { skillVersionId: true, status: true, level: true, expiresAt: true },
+      where: { skillVersionId: In([...versionIds]), policyVersion: CURRENT_POLICY },
     });
     return new Map(rows.map((c) => [c.skillVersionId, c]));
   }

@@ -1,8 +1,13 @@
-import type { Certification } from '@skillhub/database';
+import type { CertificationSummary } from '@skillhub/database';
 import { CertificationSummaryDto } from './skill-version.response.dto';
 
-const row = (over: Partial<Certification>): Certification =>
-  ({ status: 'certified', level: 'standard', expiresAt: null, ...over }) as Certification;
+const row = (over: Partial<CertificationSummary>): CertificationSummary => ({
+  skillVersionId: 'v',
+  status: 'certified',
+  level: 'standard',
+  expiresAt: null,
+  ...over,
+});
 
 describe('CertificationSummaryDto.from: what info and publish answers say about a version', () => {
   it('is pending, level none, before any verdict', () => {

@@ -1,8 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { CERTIFICATION_LEVELS, CERTIFICATION_STATUSES, statusNow, VERSION_STATUSES } from '@skillhub/database';
 import type {
-  Certification,
   CertificationLevel,
+  CertificationSummary,
   CertificationStatus,
   SkillVersion,
   VersionStatus,
@@ -16,7 +16,7 @@ export class CertificationSummaryDto {
   @ApiProperty({ enum: CERTIFICATION_LEVELS, example: 'standard' }) level: CertificationLevel;
 
   /** The status users see now (`statusNow`: a certificate past its expiry reads `expired`). */
-  static from(c: Certification | null | undefined): CertificationSummaryDto {
+  static from(c: CertificationSummary | null | undefined): CertificationSummaryDto {
     return { status: statusNow(c ?? null), level: c?.level ?? 'none' };
   }
 }
@@ -89,7 +89,7 @@ export class SkillVersionResponseDto {
     v: SkillVersion,
     namespace: string,
     name: string,
-    cert: Certification | null | undefined,
+    cert: CertificationSummary | null | undefined,
   ): SkillVersionResponseDto {
     const certification = CertificationSummaryDto.from(cert);
     return {
