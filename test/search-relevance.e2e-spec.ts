@@ -2,9 +2,16 @@
  * Search relevance over a realistic corpus: 250+ Kazma skills from 20+ namespaces are published through the API,
  * then each judged query must return its expected skill among the top 3. The same set runs on PostgreSQL
  * and on the embedded PGlite database, which must rank alike.
+ *
+ * Then the search benchmark's generated catalogue (bench/search/search-corpus.js: Zipf words, 30% certified),
+ * seeded through SQL: for each benchmark query, typos included, the top 10 holds the skills whose names match
+ * (all of them when fewer than 10 do, else only name matches), however far down the static order they are.
  */
 import { stringify } from 'yaml';
 import { writeBundle } from '@skillhub/bundle';
+import { CERTIFICATION_POLICY_VERSION } from '@skillhub/certification';
+import { LISTED_VERSION_ORDER_SQL, LISTED_VERSION_SQL, SKILL_SEARCH_VECTOR_SQL } from '@skillhub/database';
+import { corpusSkills, nameMatches, QUERIES, seedCorpus } from '../bench/search/search-corpus';
 import { judgedQueries } from './fixtures/judged-queries';
 import { skillCorpus, type CorpusSkill } from './fixtures/skill-corpus';
 import { startTestHub, type TestHub, type TestHubOptions } from './support/test-hub';
@@ -140,3 +147,40 @@ function describeSearchRelevance(
 describeSearchRelevance('PostgreSQL', { env: HUB_ENV }, { concurrency: 8, timeoutMs: 180_000 });
 // One connection: publishes are serialised anyway, so fewer in flight, and more time.
 describeSearchRelevance('embedded PGlite', { embedded: true, env: HUB_ENV }, { concurrency: 4, timeoutMs: 300_000 });
+
+/** Large enough that common words match hundreds of skills, small enough to seed in seconds. */
+const GENERATED_SKILLS = 1500;
+
+function describeGeneratedRelevance(backend: string, options: TestHubOptions): void {
+  describe(`top 10 of the benchmark queries on the generated catalogue, ${backend}`, () => {
+    let hub: TestHub;
+    const skills = [...corpusSkills(GENERATED_SKILLS)];
+
+    beforeAll(async () => {
+      hub = await startTestHub(options);
+      await seedCorpus((sql, params) => hub.dataSource.query(sql, params), GENERATED_SKILLS, {
+        searchVectorSql: SKILL_SEARCH_VECTOR_SQL,
+        listedSql: LISTED_VERSION_SQL,
+        listedOrderSql: LISTED_VERSION_ORDER_SQL,
+        policyVersion: CERTIFICATION_POLICY_VERSION,
+      });
+    }, 120_000);
+    afterAll(() => hub?.close());
+
+    it.each(QUERIES.filter((query) => query.names))('$label', async ({ q, names }) => {
+      const matching = new Set(
+        skills.filter((s) => nameMatches(s.name, names!)).map((s) => `${s.namespace}/${s.name}`),
+      );
+      const res = await hub.http.get('/api/v1/skills').query({ q, per_page: 10 });
+      expectOk(res, `q=${JSON.stringify(q)}`);
+      const top10 = refsOf(res.body);
+      // Fewer than 10 name matches: every one in the top 10; more: nothing else in it.
+      const expected = matching.size < 10 ? [...matching] : top10;
+      expect(matching.size).toBeGreaterThan(0);
+      expect({ q, names: top10.filter((ref) => matching.has(ref)).sort() }).toEqual({ q, names: [...expected].sort() });
+    });
+  });
+}
+
+describeGeneratedRelevance('PostgreSQL', { env: HUB_ENV });
+describeGeneratedRelevance('embedded PGlite', { embedded: true, env: HUB_ENV });

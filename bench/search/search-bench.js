@@ -1,189 +1,419 @@
 #!/usr/bin/env node
-// Search latency at 100,000 skills on PostgreSQL: seeds a database of its own
-// (created and dropped here) straight through SQL, starts hub-api in this process,
-// and times each query shape over HTTP against a baseline measured in the same run
-// (GET /api/v1/health, the cheapest round trip through the same stack).
-// Run `npm run build` first; `npm run bench:search`. BENCH_SKILLS (default 100000), BENCH_RUNS (200).
+// Search, lists and stats at growing catalogue sizes, against baselines measured in the same run.
+//
+// For each size it seeds a generated catalogue (search-corpus.js: Zipf words with rare ones, a
+// certification row per version judged under the current policy, ~30% certified, so the hub
+// queues no work at start) into a database of its own, starts hub-api (`dist/.../main.js`) in a
+// process of its own, and from this process, the client:
+// - warms each shape up, then times it sequentially (p50, p99) beside GET /api/v1/health;
+// - times the same words as a plain `ILIKE '%word%'` page and total on the same tables;
+// - measures throughput of the search mix at BENCH_CONNECTIONS against the ILIKE mix;
+// - follows real cursors (each sort, pages 1 to 50), measures hub-api's RSS under the mix;
+// - measures the typo fallback's recall on generated misspellings.
+// Databases and Redis keys it made are removed however the run ends.
+//
+// `npm run build && npm run bench:search`. BENCH_SIZES (default 1000,10000,100000; add 1000000
+// by BENCH_1M=1), BENCH_PGLITE=1 for the embedded database, BENCH_RUNS (200), BENCH_SECONDS (8),
+// BENCH_CONNECTIONS (20).
+const { spawn } = require('node:child_process');
+const { randomBytes } = require('node:crypto');
+const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
+const http = require('node:http');
+const net = require('node:net');
+const { tmpdir } = require('node:os');
+const { join } = require('node:path');
 const { performance } = require('node:perf_hooks');
-const { DataSource } = require('typeorm');
 
 const { withScratchDatabase } = require('../support/scratch-database');
+const { seedCorpus, typoQueries, QUERIES } = require('./search-corpus');
 
-const dist = (p) => require(`../../dist/${p}`);
-const { createHubApp } = dist('apps/hub-api/src/create-hub-app');
-const { loadConfig } = dist('libs/config/src');
-const { buildDataSourceOptions, SKILL_SEARCH_VECTOR_SQL, LISTED_VERSION_SQL, LISTED_VERSION_ORDER_SQL } =
-  dist('libs/database/src');
+const ROOT = join(__dirname, '..', '..');
+const dist = (p) => require(join(ROOT, 'dist', p));
 
-const SKILLS = Number(process.env.BENCH_SKILLS ?? 100_000);
+const PGLITE = process.env.BENCH_PGLITE === '1';
+const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number);
+if (process.env.BENCH_1M === '1' && !SIZES.includes(1_000_000)) SIZES.push(1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
+const WARMUP = 20;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const CURSOR_DEPTH = 50;
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-const DOMAINS = [
-  'weather',
-  'github',
-  'slack',
-  'postgres',
-  'kubernetes',
-  'calendar',
-  'email',
-  'pdf',
-  'maps',
-  'stripe',
-  'notion',
-  'jira',
-  'docker',
-  'redis',
-  'search',
-  'translate',
-  'speech',
-  'image',
-  'finance',
-  'news',
-  'music',
-  'travel',
-  'recipes',
-  'crypto',
-  'shopify',
-  'salesforce',
-  'sentry',
-  'grafana',
-  'terraform',
-  'aws',
-  'azure',
-  'gcp',
-  'youtube',
-  'spotify',
-  'wikipedia',
-  'arxiv',
-  'sqlite',
-  'mongo',
-  'qdrant',
-  'discord',
+const enc = encodeURIComponent;
+const SEARCHES = [
+  ...QUERIES.map(({ label, q }) => [label, `/api/v1/skills?q=${enc(q)}&per_page=20`]),
+  ['q + filters (q=data&certified=true&format=kazma)', '/api/v1/skills?q=data&certified=true&format=kazma&per_page=20'],
 ];
-const NOUNS = [
-  'reader',
-  'writer',
-  'sync',
-  'monitor',
-  'helper',
-  'assistant',
-  'bridge',
-  'explorer',
-  'notifier',
-  'importer',
-  'exporter',
-  'analyzer',
-  'summarizer',
-  'planner',
-  'tracker',
-  'gateway',
-  'indexer',
-  'scanner',
-  'client',
-  'toolkit',
+const LISTS = [
+  ['list by name, page 1', '/api/v1/skills?sort=name&limit=20'],
+  ['certified=true, page 1', '/api/v1/skills?certified=true&per_page=20'],
+  ['category=devops, page 1', '/api/v1/skills?category=devops&sort=downloads&per_page=20'],
+  ['stats', '/api/v1/stats'],
 ];
-const VERBS = [
-  'reads',
-  'lists',
-  'searches',
-  'summarizes',
-  'tracks',
-  'exports',
-  'imports',
-  'watches',
-  'queries',
-  'reports',
+/** Followed to CURSOR_DEPTH pages in warm-up; the timed requests cycle through those cursors. */
+const CURSORS = [
+  ['list by name, cursor pages 2–50', '/api/v1/skills?sort=name&limit=20'],
+  ['list by downloads, cursor pages 2–50', '/api/v1/skills?sort=downloads&limit=20'],
+  ['list by updated, cursor pages 2–50', '/api/v1/skills?sort=updated&limit=20'],
+  ['list by version, cursor pages 2–50', '/api/v1/skills?sort=version&limit=20'],
+  ['certified=true, cursor pages 2–50', '/api/v1/skills?certified=true&sort=name&limit=20'],
 ];
-const CATEGORIES = ['utilities', 'data', 'communication', 'devops', 'productivity', 'media', 'finance', 'research'];
 
-async function seed(url) {
-  const ds = new DataSource(buildDataSourceOptions(url, { poolSize: 1 }));
+/** The ILIKE baseline: a page and a total, the two statements the hub answers with. */
+function ilikeStatements(q) {
+  const words = q
+    .replace(/"|-\S+/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean);
+  const where = words.map((_, i) => `(s."name" ILIKE $${i + 1} OR v."description" ILIKE $${i + 1})`).join(' AND ');
+  const from = `FROM "skills" s JOIN "skill_versions" v ON v."id" = s."latest_version_id" JOIN "namespaces" n ON n."id" = s."namespace_id" WHERE ${where}`;
+  const params = words.map((w) => `%${w}%`);
+  return [
+    [`SELECT n."slug", s."name", v."version", v."description" ${from} ORDER BY s."downloads" DESC LIMIT 20`, params],
+    [`SELECT count(*) ${from}`, params],
+  ];
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+function get(base, path) {
+  return new Promise((resolve, reject) => {
+    const req = http.get(base + path, { agent }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => {
+        if (res.statusCode !== 200) reject(new Error(`${path} answered ${res.statusCode}`));
+        else resolve(Buffer.concat(chunks));
+      });
+    });
+    req.on('error', reject);
+  });
+}
+const getJson = async (base, path) => JSON.parse((await get(base, path)).toString());
+
+function percentiles(ms) {
+  ms.sort((a, b) => a - b);
+  return { p50: ms[Math.floor(ms.length / 2)], p99: ms[Math.min(ms.length - 1, Math.floor(ms.length * 0.99))] };
+}
+
+/** Sequential latency of `run(i)`, after a warm-up. */
+async function latency(run) {
+  for (let i = 0; i < WARMUP; i++) await run(i);
+  const ms = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t = performance.now();
+    await run(i);
+    ms.push(performance.now() - t);
+  }
+  return percentiles(ms);
+}
+
+/** Requests per second of `run(i)` with CONNECTIONS in flight for SECONDS (bounded in time and count). */
+async function throughput(run, seconds = SECONDS) {
+  const end = performance.now() + seconds * 1000;
+  let done = 0;
+  let next = 0;
+  const worker = async () => {
+    while (performance.now() < end && done < 1_000_000) {
+      await run(next++);
+      done++;
+    }
+  };
+  const t = performance.now();
+  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
+  return done / ((performance.now() - t) / 1000);
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+function rssMiB(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024;
+}
+
+/** hub-api in its own process, as `npm start` or production runs it; resolves once /health answers. */
+async function startHub(env) {
+  const port = await freePort();
+  const childEnv = { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error' };
+  for (const [key, value] of Object.entries(childEnv)) if (value === null) delete childEnv[key];
+  const child = spawn(process.execPath, [join(ROOT, 'dist/apps/hub-api/src/main.js')], {
+    env: childEnv,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`hub-api exited with ${child.exitCode}`);
+    try {
+      await get(base, '/api/v1/health');
+      break;
+    } catch (err) {
+      if (i > 600) throw err;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  return {
+    base,
+    pid: child.pid,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+function seedSql() {
+  const db = dist('libs/database/src');
+  return {
+    searchVectorSql: db.SKILL_SEARCH_VECTOR_SQL,
+    listedSql: db.LISTED_VERSION_SQL,
+    listedOrderSql: db.LISTED_VERSION_ORDER_SQL,
+    policyVersion: dist('libs/certification/src').CERTIFICATION_POLICY_VERSION,
+  };
+}
+
+/** Migrates and seeds through `url`; returns the ILIKE baseline's sequential latency per query. */
+async function seedAndTimeIlike(url, size) {
+  const { DataSource } = require('typeorm');
+  const ds = new DataSource(dist('libs/database/src').buildDataSourceOptions(url, { poolSize: 1 }));
   await ds.initialize();
-  await ds.runMigrations();
-  const lit = (xs) => `ARRAY[${xs.map((x) => `'${x}'`).join(',')}]`;
-  await ds.query(`INSERT INTO publishers (name) VALUES ('bench')`);
-  await ds.query(`INSERT INTO namespaces (slug, owner_id)
-    SELECT 'ns-' || g, (SELECT id FROM publishers) FROM generate_series(1, 500) g`);
-  await ds.query(`INSERT INTO blobs (sha256, size, content) VALUES (repeat('0', 64), 1, '\\x00')`);
-  await ds.query(`INSERT INTO skills (namespace_id, name, downloads)
-    SELECT (SELECT id FROM namespaces WHERE slug = 'ns-' || (1 + g % 500)),
-           (${lit(DOMAINS)})[1 + g % ${DOMAINS.length}] || '-' || (${lit(NOUNS)})[1 + (g / ${DOMAINS.length}) % ${NOUNS.length}] || '-' || g,
-           (g * 7919) % 100000
-    FROM generate_series(1, ${SKILLS}) g`);
-  await ds.query(`INSERT INTO skill_versions (skill_id, version, major, minor, patch, format, author, description, license,
-      category, capabilities, permissions, tags, tools, manifest_path, manifest, files, bundle_sha256, bundle_size,
-      published_by)
-    SELECT s.id, '1.0.0', 1, 0, 0, 'kazma', 'bench', d.description, 'MIT', d.category, d.capabilities, '{}', d.tags,
-      jsonb_build_array(jsonb_build_object('name', d.tool, 'description', d.description)), 'skill_manifest.yaml', '{}'::jsonb,
-      '[]'::jsonb, repeat('0', 64), 1, (SELECT id FROM publishers)
-    FROM skills s
-    CROSS JOIN LATERAL (SELECT split_part(s.name, '-', 1) AS domain, split_part(s.name, '-', 2) AS noun,
-      (${lit(VERBS)})[1 + (hashtext(s.name) & 1023) % ${VERBS.length}] AS verb) w
-    CROSS JOIN LATERAL (SELECT
-      'A ' || w.noun || ' that ' || w.verb || ' ' || w.domain || ' data for agents, with caching and clear errors.' AS description,
-      (${lit(CATEGORIES)})[1 + (hashtext(s.name) & 1023) % ${CATEGORIES.length}] AS category,
-      ARRAY[w.domain, w.noun] AS tags, ARRAY[w.domain || '-' || w.verb] AS capabilities,
-      w.verb || '_' || w.domain AS tool) d`);
-  // The publisher's own listing rule and search document, applied to every skill at once.
-  await ds.query(`UPDATE skills s SET latest_version_id = l.id, search_vector = ${SKILL_SEARCH_VECTOR_SQL}
-    FROM (SELECT DISTINCT ON (v.skill_id) v.* FROM skill_versions v WHERE ${LISTED_VERSION_SQL}
-          ORDER BY v.skill_id, ${LISTED_VERSION_ORDER_SQL}) l
-    WHERE l.skill_id = s.id`);
-  await ds.query('ANALYZE');
-  await ds.destroy();
+  try {
+    await ds.runMigrations();
+    const t = performance.now();
+    await seedCorpus(
+      (sql, params) => ds.query(sql, params),
+      size,
+      seedSql(),
+      (n) => {
+        if (n % 50_000 === 0) console.error(`  seeded ${n}`);
+      },
+    );
+    const seconds = (performance.now() - t) / 1000;
+    const ilike = {};
+    for (const { label, q } of QUERIES) {
+      const statements = ilikeStatements(q);
+      ilike[label] = await latency(async () => {
+        for (const [sql, params] of statements) await ds.query(sql, params);
+      });
+    }
+    return { seconds, ilike };
+  } finally {
+    await ds.destroy();
+  }
+}
+
+async function ilikeThroughput(url) {
+  const { Pool } = require('pg');
+  const pool = new Pool({ connectionString: url, max: CONNECTIONS });
+  try {
+    const mix = QUERIES.map(({ q }) => ilikeStatements(q));
+    return await throughput(async (i) => {
+      for (const [sql, params] of mix[i % mix.length]) await pool.query(sql, params);
+    });
+  } finally {
+    await pool.end();
+  }
+}
+
+/** Every item of a search, following its cursors; null past 1,000 matches (relevance pages stop short). */
+async function allRefs(base, q) {
+  const refs = new Set();
+  let cursor = null;
+  do {
+    const page = await getJson(base, `/api/v1/skills?q=${enc(q)}&limit=100${cursor ? `&cursor=${cursor}` : ''}`);
+    if (page.total_is_estimate) return null;
+    for (const item of page.items) refs.add(`${item.author}/${item.name}`);
+    cursor = page.next_cursor;
+  } while (cursor);
+  return refs;
+}
+
+async function measure(hub, size, baseline) {
+  const { base } = hub;
+  const rows = [];
+  const time = async (label, paths) => {
+    const list = Array.isArray(paths) ? paths : [paths];
+    rows.push([label, await latency((i) => get(base, list[i % list.length]))]);
+  };
+  await time('baseline: GET /api/v1/health', '/api/v1/health');
+  const matches = {};
+  for (const [label, path] of SEARCHES) {
+    const page = await getJson(base, path);
+    matches[label] = `${page.total}${page.total_is_estimate ? ' (est.)' : ''}`;
+    await time(label, path);
+  }
+  for (const [label, path] of LISTS) await time(label, path);
+  for (const [label, path] of CURSORS) {
+    const pages = [];
+    let page = await getJson(base, path);
+    while (page.next_cursor && pages.length < CURSOR_DEPTH - 1) {
+      const next = `${path}&cursor=${page.next_cursor}`;
+      pages.push(next);
+      page = await getJson(base, next);
+    }
+    await time(label, pages);
+  }
+
+  // Throughput and RSS under the search mix.
+  let rss = rssMiB(hub.pid);
+  const sampler = setInterval(() => (rss = Math.max(rss, rssMiB(hub.pid))), 200);
+  const mix = SEARCHES.map(([, path]) => path);
+  const searchRps = await throughput((i) => get(base, mix[i % mix.length]));
+  clearInterval(sampler);
+  const healthRps = await throughput(() => get(base, '/api/v1/health'), 3);
+  const listRps = {};
+  for (const [label, path] of LISTS) listRps[label] = await throughput(() => get(base, path), 3);
+
+  // Recall of the typo fallback: what a misspelling finds of what the word finds (quoted, so its
+  // last word is not also a prefix of longer words, which no misspelling stands for).
+  const typos = [...QUERIES.filter((x) => x.word).map((x) => ({ typo: x.q, word: x.word })), ...typoQueries()];
+  let expected = 0;
+  let found = 0;
+  const misses = [];
+  for (const { typo, word } of typos) {
+    const want = await allRefs(base, `"${word}"`);
+    if (!want?.size) continue;
+    const got = (await allRefs(base, typo)) ?? new Set();
+    const hit = [...want].filter((r) => got.has(r)).length;
+    expected += want.size;
+    found += hit;
+    if (hit < want.size) misses.push(`${typo}→${word} ${hit}/${want.size}`);
+  }
+  return { size, rows, matches, searchRps, healthRps, listRps, rss, baseline, recall: { expected, found, misses } };
+}
+
+function report(r, backend) {
+  const health = r.rows[0][1].p50;
+  console.log(
+    `\n### ${r.size.toLocaleString('en')} skills, ${backend} (seeded in ${r.baseline.seconds.toFixed(0)} s)\n`,
+  );
+  console.log('| query | matches | p50 ms | p99 ms | ILIKE p50 ms | ILIKE / hub (p50) |');
+  console.log('|---|---|---|---|---|---|');
+  for (const [label, t] of r.rows) {
+    const like = r.baseline.ilike[label];
+    console.log(
+      `| ${label} | ${r.matches[label] ?? ''} | ${t.p50.toFixed(1)} | ${t.p99.toFixed(1)} | ${like ? like.p50.toFixed(1) : ''} | ${like ? `${(like.p50 / t.p50).toFixed(1)}×` : ''} |`,
+    );
+  }
+  console.log(`\nhealth p50 ${health.toFixed(2)} ms. Throughput at ${CONNECTIONS} connections:`);
+  console.log(
+    `- search mix ${r.searchRps.toFixed(0)} req/s` +
+      (r.baseline.ilikeRps
+        ? `, ILIKE mix ${r.baseline.ilikeRps.toFixed(1)} req/s: **${(r.searchRps / r.baseline.ilikeRps).toFixed(1)}×**`
+        : ''),
+  );
+  console.log(
+    `- /api/v1/health ${r.healthRps.toFixed(0)} req/s; ` +
+      Object.entries(r.listRps)
+        .map(([k, v]) => `${k} ${v.toFixed(0)} req/s`)
+        .join('; '),
+  );
+  console.log(`- hub-api RSS under the search mix: max ${r.rss.toFixed(0)} MiB`);
+  const { expected, found, misses } = r.recall;
+  console.log(
+    `- typo recall: ${found}/${expected} = ${((100 * found) / Math.max(1, expected)).toFixed(1)}%` +
+      (misses.length ? ` (short: ${misses.join(', ')})` : ''),
+  );
+}
+
+async function withRedisPrefix(work) {
+  const prefix = `skillhub-bench-search-${randomBytes(4).toString('hex')}`;
+  try {
+    return await work(prefix);
+  } finally {
+    const Redis = require('ioredis');
+    const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    try {
+      await redis.connect();
+      for await (const keys of redis.scanStream({ match: `${prefix}:*`, count: 1000 })) {
+        if (keys.length) await redis.del(...keys);
+      }
+    } catch (err) {
+      console.error(`could not clean Redis keys ${prefix}:*: ${err.message}`);
+    } finally {
+      redis.disconnect();
+    }
+  }
+}
+
+async function runPostgres(size) {
+  return withScratchDatabase((url) =>
+    withRedisPrefix(async (prefix) => {
+      const baseline = await seedAndTimeIlike(url, size);
+      baseline.ilikeRps = await ilikeThroughput(url);
+      const hub = await startHub({
+        DATABASE_URL: url,
+        REDIS_PREFIX: prefix,
+        HUB_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+      });
+      try {
+        return await measure(hub, size, baseline);
+      } finally {
+        await hub.stop();
+      }
+    }),
+  );
+}
+
+/** The embedded default: seeded by a process of its own into a data folder, then served by `npm start`'s hub. */
+async function runPglite(size) {
+  const dir = mkdtempSync(join(tmpdir(), 'skillhub-bench-'));
+  try {
+    return await withRedisPrefix(async (prefix) => {
+      const seeder = spawn(process.execPath, [join(__dirname, 'search-bench.js'), '--seed-pglite', dir, String(size)], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let out = '';
+      seeder.stdout.on('data', (c) => (out += c));
+      const code = await new Promise((resolve) => seeder.once('exit', resolve));
+      if (code !== 0) throw new Error(`the PGlite seeder exited with ${code}`);
+      const baseline = JSON.parse(out);
+      const hub = await startHub({ DATABASE_URL: null, HUB_DATA_DIR: dir, REDIS_PREFIX: prefix });
+      try {
+        return await measure(hub, size, baseline);
+      } finally {
+        await hub.stop();
+      }
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function seedPglite(dir, size) {
+  const embedded = await dist('libs/database/src').startEmbeddedDatabase(dir);
+  try {
+    process.stdout.write(JSON.stringify(await seedAndTimeIlike(embedded.url, size)));
+  } finally {
+    await embedded.stop();
+  }
 }
 
 async function main() {
-  await withScratchDatabase(async (url) => {
-    const t0 = performance.now();
-    await seed(url);
-    console.log(`seeded ${SKILLS} skills in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-
-    const config = loadConfig({
-      ...process.env,
-      DATABASE_URL: url,
-      LOG_LEVEL: 'error',
-      REDIS_PREFIX: `skillhub-bench-${Date.now()}`,
-    });
-    const app = await createHubApp(config, { url: url, embedded: false });
-    await app.listen(0, '127.0.0.1');
-    const base = (await app.getUrl()).replace('[::1]', '127.0.0.1');
-    const time = async (path) => {
-      const ms = [];
-      for (let i = 0; i < RUNS; i++) {
-        const t = performance.now();
-        const res = await fetch(base + path);
-        await res.arrayBuffer();
-        if (res.status !== 200) throw new Error(`${path} answered ${res.status}`);
-        ms.push(performance.now() - t);
-      }
-      ms.sort((a, b) => a - b);
-      return { p50: ms[Math.floor(ms.length / 2)], p99: ms[Math.floor(ms.length * 0.99)] };
-    };
-    const shapes = [
-      ['baseline: GET /api/v1/health', '/api/v1/health'],
-      ['one word (q=weather)', '/api/v1/skills?q=weather&per_page=20'],
-      ['two words (q=github monitor)', '/api/v1/skills?q=github%20monitor&per_page=20'],
-      ['prefix as typed (q=kuber)', '/api/v1/skills?q=kuber&per_page=20'],
-      ['misspelt (q=wether)', '/api/v1/skills?q=wether&per_page=20'],
-      ['phrase + exclusion', '/api/v1/skills?q=%22slack%20reader%22%20-sync&per_page=20'],
-      ['q + filters (category, tags)', '/api/v1/skills?q=data&category=devops&tags=docker&per_page=20'],
-      ['list by downloads, page 1', '/api/v1/skills?sort=downloads&per_page=20'],
-      ['list by name, cursor page', '/api/v1/skills?sort=updated&limit=20'],
-      ['certified=true', '/api/v1/skills?certified=true&per_page=20'],
-      ['stats', '/api/v1/stats'],
-    ];
-    const results = [];
-    for (const [label, path] of shapes) results.push([label, await time(path)]);
-    await app.close();
-    const baseline = results[0][1].p50;
-    console.log(`\nsearch over ${SKILLS} skills, PostgreSQL, ${RUNS} sequential requests per shape\n`);
-    console.log('| query | p50 ms | p99 ms | p50 / baseline |');
-    console.log('|---|---|---|---|');
-    for (const [label, r] of results) {
-      console.log(`| ${label} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${(r.p50 / baseline).toFixed(1)}× |`);
-    }
-  });
+  if (process.argv[2] === '--seed-pglite') return seedPglite(process.argv[3], Number(process.argv[4]));
+  const backend = PGLITE ? 'embedded PGlite' : 'PostgreSQL';
+  const results = [];
+  for (const size of SIZES) {
+    console.error(`${backend}: ${size} skills…`);
+    const r = PGLITE ? await runPglite(size) : await runPostgres(size);
+    report(r, backend);
+    results.push(r);
+  }
+  console.log(`\n### p50 ms by catalogue size, ${backend}\n`);
+  console.log(`| query | ${results.map((r) => r.size.toLocaleString('en')).join(' | ')} |`);
+  console.log(`|---|${results.map(() => '---').join('|')}|`);
+  for (const [i, [label]] of results[0].rows.entries()) {
+    console.log(`| ${label} | ${results.map((r) => r.rows[i][1].p50.toFixed(1)).join(' | ')} |`);
+  }
 }
 
 main().then(

@@ -17,6 +17,18 @@ export interface EmbeddedDatabase {
   stop(): Promise<void>;
 }
 
+/**
+ * PostgreSQL's memory inside the WASM heap, which never shrinks: smaller than its defaults
+ * (128 MB of shared buffers) so hub-api stays within 300 MiB RSS at 100,000 skills
+ * (bench/README.md, search); the operating system's page cache still holds the files.
+ */
+const MEMORY_SETTINGS = [
+  'shared_buffers = 32MB',
+  'work_mem = 2MB',
+  'maintenance_work_mem = 16MB',
+  'temp_buffers = 2MB',
+];
+
 /** Opens (or creates) the database under `<dataDir>/pgdata`; pass `null` for an in-memory one. */
 export async function startEmbeddedDatabase(dataDir: string | null): Promise<EmbeddedDatabase> {
   let pgDir: string | undefined;
@@ -24,7 +36,11 @@ export async function startEmbeddedDatabase(dataDir: string | null): Promise<Emb
     pgDir = join(resolve(dataDir), 'pgdata');
     mkdirSync(pgDir, { recursive: true });
   }
-  const db = await PGlite.create({ dataDir: pgDir, extensions: { pg_trgm, pgcrypto } });
+  const db = await PGlite.create({
+    dataDir: pgDir,
+    extensions: { pg_trgm, pgcrypto },
+    postgresqlconf: MEMORY_SETTINGS,
+  });
   await db.exec('CREATE EXTENSION IF NOT EXISTS pg_trgm; CREATE EXTENSION IF NOT EXISTS pgcrypto;');
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0 });
   await server.start();

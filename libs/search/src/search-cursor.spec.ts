@@ -9,7 +9,8 @@ describe('search cursors', () => {
     ['updated', ['timestamptz', 'uuid'], ['2024-02-29 23:59:59+05:30', UUID]],
     ['downloads', ['bigint', 'uuid'], ['9223372036854775807', UUID]],
     ['version', ['int', 'int', 'int', 'uuid'], [2147483647, 0, 12, UUID]],
-    ['name', ['offset'], [40]],
+    ['name', ['text', 'uuid'], ['weather-now', UUID]],
+    ['relevance', ['offset'], [40]],
   ])('round-trip for %s', (sort, columns, values) => {
     expect(decodeCursor(encodeCursor(sort, values), sort, columns)).toEqual(values);
   });
@@ -41,6 +42,9 @@ describe('search cursors', () => {
     ['an int past int4', ['int', 'int', 'int', 'uuid'], [3000000000, 0, 0, UUID]],
     ['too few values', ['int', 'int', 'int', 'uuid'], [1, 0, 0]],
     ['too many values', ['offset'], [1, 2]],
+    ['a NUL in a name', ['text', 'uuid'], ['a\u0000b', UUID]],
+    ['a name past 200 characters', ['text', 'uuid'], ['a'.repeat(201), UUID]],
+    ['a number as a name', ['text', 'uuid'], [7, UUID]],
   ])('refuses %s', (_, columns, values) => {
     expect(decodeCursor(encodeCursor('s', values as CursorValues), 's', columns)).toBeNull();
   });

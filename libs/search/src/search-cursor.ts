@@ -7,10 +7,12 @@ export type CursorValues = Array<string | number | null>;
  * with, or the row offset of a sort that has no keyset. A cursor is a client's text, so each value
  * is checked here against its column: one PostgreSQL would refuse never reaches it.
  */
-export type CursorColumn = 'timestamptz' | 'uuid' | 'bigint' | 'int' | 'offset';
+export type CursorColumn = 'timestamptz' | 'uuid' | 'bigint' | 'int' | 'text' | 'offset';
 
 const MAX_CURSOR_LENGTH = 512;
 const INT4_MAX = 2 ** 31 - 1;
+/** A text key (a skill name) is at most this long. */
+const MAX_TEXT_KEY = 200;
 const INT8_MAX = 2n ** 63n - 1n;
 /** `timestamptz::text` as PostgreSQL writes it: `2026-11-29 10:58:01.123456+00`. */
 const TIMESTAMPTZ = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.\d{1,6})?[+-]\d{2}(?::\d{2}){0,2}$/;
@@ -22,6 +24,7 @@ const FITS: Readonly<Record<CursorColumn, (value: unknown) => boolean>> = {
   // A bigint reaches JavaScript as a string of digits (node-postgres keeps its precision).
   bigint: (v) => typeof v === 'string' && /^\d{1,19}$/.test(v) && BigInt(v) <= INT8_MAX,
   int: (v) => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= INT4_MAX,
+  text: (v) => typeof v === 'string' && v.length <= MAX_TEXT_KEY && !v.includes('\u0000'),
   offset: (v) => Number.isSafeInteger(v) && (v as number) >= 0,
 };
 

@@ -1,4 +1,4 @@
-import { MAX_QUERY_LENGTH, parseSearchQuery } from './search-query';
+import { MAX_FUZZY_WORDS, MAX_QUERY_LENGTH, parseSearchQuery } from './search-query';
 
 describe('parseSearchQuery', () => {
   it.each([
@@ -21,7 +21,20 @@ describe('parseSearchQuery', () => {
     ['a', { text: 'a', textBeforePrefix: '', prefix: null, trigram: 'a' }],
     ["x'):* | !", { text: "x'):* | !", textBeforePrefix: "x'):* | !", prefix: null, trigram: 'x' }],
   ])('%j', (raw, expected) => {
-    expect(parseSearchQuery(raw)).toEqual(expected);
+    expect(parseSearchQuery(raw)).toMatchObject(expected);
+  });
+
+  it.each([
+    ['kuber', ['kuber'], ['kuber']],
+    ['github monitor', ['github', 'monitor'], ['github', 'monitor']],
+    ['weather -marine', ['weather'], ['weather']],
+    ['"pull request"', ['pull', 'request'], ['pull', 'request']],
+    ['weather-now', ['weather', 'now'], ['weather', 'now']],
+    ['a', ['a'], []],
+    ["x'):* | !", ['x'], []],
+    ['!!!', [], []],
+  ])('%j: name words %j, typo words %j', (raw, nameWords, fuzzyWords) => {
+    expect(parseSearchQuery(raw)).toMatchObject({ nameWords, fuzzyWords });
   });
 
   it('never lets tsquery syntax into the prefix', () => {
@@ -29,6 +42,12 @@ describe('parseSearchQuery', () => {
       const { prefix } = parseSearchQuery(raw);
       expect(prefix === null || /^[\p{L}\p{N}]+$/u.test(prefix)).toBe(true);
     }
+  });
+
+  it('looks up a bounded number of words for typos', () => {
+    expect(parseSearchQuery('alpha bravo charlie delta echo foxtrot golf hotel').fuzzyWords).toHaveLength(
+      MAX_FUZZY_WORDS,
+    );
   });
 
   it('caps the query before parsing it', () => {

@@ -1,19 +1,25 @@
 /**
- * How a user's search text becomes the three inputs of the ranking query.
+ * How a user's search text becomes the inputs of the ranking query.
  *
- * Ranking rule (the SQL lives in hub-api's SkillsSearchService and follows this):
- * 1. Candidates: skills whose listed version's full-text document matches the query;
- *    when fewer than 20 do, also skills whose name is trigram-similar to it (word
- *    similarity ≥ 0.45, so `wether` finds `weather-now` and `gihub` finds `github-issues`).
+ * Ranking rule (the SQL lives in libs/database's SkillSearchRepository and follows this; the
+ * design in its header):
+ * 1. Candidates, a bounded set whatever the number of matches: the skills matching the full-text
+ *    query, taken in static-score order (certified level, downloads, recency; an index order),
+ *    every match when at most 1,000 do, else the top 300; plus the top 100 of those whose name
+ *    contains every word (so a name match is never crowded out; trigram index). When fewer than 20 skills
+ *    match, the typo fallback adds the skills matching, for each query word, the indexed words
+ *    nearest it by trigram similarity (a lexicon of every word of every document, so
+ *    `wether` finds names, descriptions and tools that say weather).
  * 2. Full-text: `websearch_to_tsquery('english', text)` gives quoted phrases,
  *    `-exclude` and `or`; the last word, as it may still be being typed, is also
  *    matched as a prefix (`kuber` → `kubernetes`). The document weighs the name highest
  *    (A), then the description (B), tags and capabilities (C), tool names and descriptions (D).
- * 3. Score = 10 × ts_rank_cd of the whole words (weights D 0.1, C 0.2, B 0.4, A 1.0)
+ * 3. Score of each candidate = 10 × ts_rank_cd of the whole words (weights D 0.1, C 0.2, B 0.4, A 1.0)
  *          + 2 × ts_rank_cd of the prefix query (a completed word outranks a mere prefix)
+ *          + 5 × ts_rank_cd of the typo fallback's words (when it ran)
  *          + 3 × trigram similarity of the query to the whole name
  *          + 5 when the query is exactly the name.
- * 4. Ties: more downloads first, then name, then namespace.
+ * 4. Ties: more downloads first, then name, then id.
  */
 
 /** Queries are capped before any pattern runs on them. */
@@ -28,7 +34,14 @@ export interface ParsedSearchQuery {
   prefix: string | null;
   /** Plain words, lower-cased, for trigram similarity against names. */
   trigram: string;
+  /** The plain words (letters and digits), each of which a name must contain to be a name match. */
+  nameWords: string[];
+  /** The plain words the typo fallback looks up (at least 3 letters, at most MAX_FUZZY_WORDS). */
+  fuzzyWords: string[];
 }
+
+/** The typo fallback looks up this many words of a query at most. */
+export const MAX_FUZZY_WORDS = 6;
 
 const WORD = /^[\p{L}\p{N}]+$/u;
 const OPERATOR_WORDS = new Set(['or', 'and', 'not']);
@@ -50,10 +63,15 @@ export function parseSearchQuery(raw: string): ParsedSearchQuery {
     .filter((w) => w && !OPERATOR_WORDS.has(w.toLowerCase()))
     .join(' ')
     .toLowerCase();
+  const prefix = plain && last.length >= 2 ? last.toLowerCase() : null;
+  // Letters and digits only, so none is a LIKE or tsquery operator.
+  const nameWords = trigram.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
   return {
     text,
     textBeforePrefix: plain ? words.slice(0, -1).join(' ') : text,
-    prefix: plain && last.length >= 2 ? last.toLowerCase() : null,
+    prefix,
     trigram,
+    nameWords,
+    fuzzyWords: [...new Set(nameWords.filter((w) => w.length >= 3))].slice(0, MAX_FUZZY_WORDS),
   };
 }

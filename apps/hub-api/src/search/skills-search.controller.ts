@@ -27,8 +27,8 @@ export class SkillsSearchController {
   @ApiOkResponse({ type: KazmaSearchResponseDto })
   @ApiProblems({ 400: ['VALIDATION'] })
   async kazmaSearch(@Query() query: KazmaSearchQueryDto): Promise<KazmaSearchResponseDto> {
-    const { items, total } = await this.search.list({ ...query, per_page: 100 });
-    return { items, total, query: query.q ?? '' };
+    const { items, total, total_is_estimate } = await this.search.list({ ...query, per_page: 100 });
+    return { items, total, ...(total_is_estimate && { total_is_estimate }), query: query.q ?? '' };
   }
 
   @Get('stats')

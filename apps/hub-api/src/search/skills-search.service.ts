@@ -37,7 +37,7 @@ export class SkillsSearchService {
     let after: CursorValues | null = null;
     if (query.cursor) {
       // A keyset cursor holds one value per keyset column; a cursor of a sort without one, the offset.
-      const columns = positionColumns(sort);
+      const columns = positionColumns(sort, query.all_versions ?? false);
       const values = decodeCursor(query.cursor, sort, columns);
       if (!values) throw new InvalidPagingError('The cursor is malformed or was made for another sort.', 'cursor');
       if (columns[0] === 'offset') offset = values[0] as number;
@@ -58,11 +58,15 @@ export class SkillsSearchService {
       start: after ? { after } : { offset },
     });
     const items = page.rows.map(toItem);
-    if (!cursorMode) return { items, total: page.total, page: query.page ?? 1, per_page: pageSize };
+    // The flag appears only on an estimate, so Kazma's shape is unchanged for every exact total.
+    const totals = page.totalIsEstimate
+      ? { total: page.total, total_is_estimate: true as const }
+      : { total: page.total };
+    if (!cursorMode) return { items, ...totals, page: query.page ?? 1, per_page: pageSize };
     const last = page.rows[pageSize - 1];
     // A keyset sort goes on after the last row's position; one without, at the next offset.
     const next = !page.more || !last ? null : (last.position ?? [offset + pageSize]);
-    return { items, total: page.total, next_cursor: next ? encodeCursor(sort, next) : null };
+    return { items, ...totals, next_cursor: next ? encodeCursor(sort, next) : null };
   }
 
   async stats(): Promise<StatsResponseDto> {

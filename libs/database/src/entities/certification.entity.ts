@@ -12,10 +12,9 @@ import {
 } from 'typeorm';
 import { SkillVersion } from './skill-version.entity';
 
-export const CERTIFICATION_STATUSES = ['pending', 'certified', 'failed', 'inconclusive', 'revoked', 'expired'] as const;
-export type CertificationStatus = (typeof CERTIFICATION_STATUSES)[number];
-export const CERTIFICATION_LEVELS = ['none', 'basic', 'standard'] as const;
-export type CertificationLevel = (typeof CERTIFICATION_LEVELS)[number];
+import type { CertificationLevel, CertificationStatus } from './certification-verdict';
+
+export * from './certification-verdict';
 
 /** The verdict on one version under one policy version; starts `pending` at publish. */
 @Entity({ name: 'certifications' })

@@ -1,6 +1,7 @@
 import { Blob } from './blob.entity';
 import { Certificate } from './certificate.entity';
 import { Certification } from './certification.entity';
+import { ListingCounter } from './listing-counter.entity';
 import { LogCheckpoint } from './log-checkpoint.entity';
 import { LogEntry } from './log-entry.entity';
 import { LogNode } from './log-node.entity';
@@ -10,6 +11,7 @@ import { Publisher } from './publisher.entity';
 import { PublisherKey } from './publisher-key.entity';
 import { PublisherToken } from './publisher-token.entity';
 import { Revocation } from './revocation.entity';
+import { SearchWord } from './search-word.entity';
 import { SigningKey } from './signing-key.entity';
 import { Skill } from './skill.entity';
 import { SkillVersion } from './skill-version.entity';
@@ -19,6 +21,7 @@ export * from './blob.entity';
 export * from './certificate.entity';
 export * from './json-document';
 export * from './certification.entity';
+export * from './listing-counter.entity';
 export * from './log-checkpoint.entity';
 export * from './log-entry.entity';
 export * from './log-node.entity';
@@ -28,6 +31,7 @@ export * from './publisher.entity';
 export * from './publisher-key.entity';
 export * from './publisher-token.entity';
 export * from './revocation.entity';
+export * from './search-word.entity';
 export * from './signing-key.entity';
 export * from './skill.entity';
 export * from './skill-version.entity';
@@ -50,4 +54,6 @@ export const ENTITIES = [
   LogCheckpoint,
   Submission,
   OutboxMessage,
+  ListingCounter,
+  SearchWord,
 ];

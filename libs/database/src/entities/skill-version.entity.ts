@@ -21,6 +21,10 @@ export interface StoredFile {
 @Entity({ name: 'skill_versions' })
 @Index('skill_versions_skill_version_key', ['skillId', 'version'], { unique: true })
 @Index('skill_versions_skill_order_idx', ['skillId', 'major', 'minor', 'patch'])
+// Keyset orders of every-version lists (skill-search.repository.ts).
+@Index('skill_versions_created_id_idx', ['createdAt', 'id'])
+@Index('skill_versions_downloads_id_idx', ['downloads', 'id'])
+@Index('skill_versions_order_id_idx', ['major', 'minor', 'patch', 'id'])
 @Check('skill_versions_status_check', `"status" IN ('active', 'deprecated', 'yanked')`)
 @Check('skill_versions_format_check', `"format" IN ('kazma', 'swarmkit', 'agent-skill')`)
 export class SkillVersion {

@@ -8,11 +8,20 @@ import {
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
+import type { CertificationLevel, CertificationStatus } from './certification-verdict';
 import { Namespace } from './namespace.entity';
 
 /** A skill name under a namespace; its content lives in immutable versions. */
 @Entity({ name: 'skills' })
 @Index('skills_namespace_name_key', ['namespaceId', 'name'], { unique: true })
+// Keyset orders of the lists, each on this one table (skill-search.repository.ts).
+@Index('skills_name_id_idx', ['name', 'id'])
+@Index('skills_downloads_id_idx', ['downloads', 'id'])
+@Index('skills_updated_at_id_idx', ['updatedAt', 'id'])
+@Index('skills_listed_version_idx', ['listedMajor', 'listedMinor', 'listedPatch', 'id'])
+// Partial indexes of the certified list and of certificates past expiry (migration).
+@Index('skills_certified_issued_idx', { synchronize: false })
+@Index('skills_certified_expiry_idx', { synchronize: false })
 export class Skill {
   @PrimaryGeneratedColumn('uuid')
   id: string;
@@ -26,7 +35,6 @@ export class Skill {
 
   /** Also trigram-indexed (migration), so a misspelt query still finds the skill. */
   @Index('skills_name_trgm_idx', { synchronize: false })
-  @Index('skills_name_idx')
   @Column({ type: 'varchar', length: 64 })
   name: string;
 
@@ -35,6 +43,7 @@ export class Skill {
    * highest not yanked. Kept current on publish and on status changes. (No foreign key:
    * versions are never deleted, and the relation would make the two entities import each other.)
    */
+  @Index('skills_latest_version_id_idx')
   @Column({ name: 'latest_version_id', type: 'uuid', nullable: true })
   latestVersionId: string | null;
 
@@ -48,14 +57,48 @@ export class Skill {
   searchVector: string | null;
 
   /** Sum of the versions' downloads, kept beside them by the batched counter. */
-  @Index('skills_downloads_idx')
   @Column({ type: 'bigint', default: 0 })
   downloads: string;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 
-  @Index('skills_updated_at_idx')
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
   updatedAt: Date;
+
+  // The columns below are kept by triggers (migration 1796300000000-search-scale), never by
+  // the application: the listed version's category and numeric parts, and its certification
+  // under the newest policy that judged it, so lists and search filter and sort on this table.
+
+  @Column({ name: 'listed_category', type: 'varchar', length: 64, nullable: true })
+  listedCategory: string | null;
+
+  @Column({ name: 'listed_major', type: 'integer', nullable: true })
+  listedMajor: number | null;
+
+  @Column({ name: 'listed_minor', type: 'integer', nullable: true })
+  listedMinor: number | null;
+
+  @Column({ name: 'listed_patch', type: 'integer', nullable: true })
+  listedPatch: number | null;
+
+  @Column({ name: 'cert_policy', type: 'integer', nullable: true })
+  certPolicy: number | null;
+
+  @Column({ name: 'cert_status', type: 'varchar', length: 16, nullable: true })
+  certStatus: CertificationStatus | null;
+
+  @Column({ name: 'cert_level', type: 'varchar', length: 16, nullable: true })
+  certLevel: CertificationLevel | null;
+
+  @Column({ name: 'cert_issued_at', type: 'timestamptz', nullable: true })
+  certIssuedAt: Date | null;
+
+  @Column({ name: 'cert_expires_at', type: 'timestamptz', nullable: true })
+  certExpiresAt: Date | null;
+
+  /** Certified level, downloads and recency in one number: search takes its candidates in this order. */
+  @Index('skills_static_score_idx')
+  @Column({ name: 'static_score', type: 'double precision', default: 0 })
+  staticScore: number;
 }

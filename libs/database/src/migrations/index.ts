@@ -6,6 +6,7 @@ import { PublisherKeys1795983259538 } from './1795983259538-publisher-keys';
 import { LogFrontier1795984665369 } from './1795984665369-log-frontier';
 import { LogNodes1795985052280 } from './1795985052280-log-nodes';
 import { TokenParents1796126991951 } from './1796126991951-token-parents';
+import { SearchScale1796300000000 } from './1796300000000-search-scale';
 
 export const MIGRATIONS = [
   Init1795973621262,
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   LogFrontier1795984665369,
   LogNodes1795985052280,
   TokenParents1796126991951,
+  SearchScale1796300000000,
 ];

@@ -1,6 +1,6 @@
-/** Search on real PostgreSQL: full text, the typo fallback, filters, "certified now", keyset pages, stats. */
+/** Search on real PostgreSQL: full text, the typo fallback, filters, "certified now", keyset pages, totals, stats and the triggers behind them. */
 import { CURRENT_POLICY } from './current-certification';
-import { SkillSearchRepository, type SkillSearch, type SearchSort } from './skill-search.repository';
+import { SkillSearchRepository, TOTAL_CAP, type SkillSearch, type SearchSort } from './skill-search.repository';
 import { SkillRepository } from './skill.repository';
 import {
   openTestDatabase,
@@ -10,6 +10,8 @@ import {
   uniqueSlug,
   type OpenDatabase,
 } from '../testing/database-fixtures';
+
+const tomorrow = (): string => new Date(Date.now() + 86_400_000).toISOString();
 
 describe('SkillSearchRepository', () => {
   let db: OpenDatabase;
@@ -29,7 +31,7 @@ describe('SkillSearchRepository', () => {
   });
   const names = async (q: Partial<SkillSearch>) => (await search.search(query(q))).rows.map((r) => r.name);
 
-  it('finds by name, description and tool text, ranks the name first, and forgives a typo in a name', async () => {
+  it('finds by name, description and tool text, ranks the name first, and forgives a typo in any of them', async () => {
     const author = uniqueSlug();
     await seedVersion(db.ds, { namespace: author, name: 'weather-now', description: 'Current conditions.' });
     await seedVersion(db.ds, {
@@ -49,7 +51,9 @@ describe('SkillSearchRepository', () => {
       'forecaster',
       'city-info',
     ]);
-    expect(await names({ q: 'wether', author, sort: 'relevance' })).toEqual(['weather-now']);
+    // The fallback looks the misspelt word up among every indexed word, so it reaches descriptions and tools.
+    expect(await names({ q: 'wether', author, sort: 'relevance' })).toEqual(['weather-now', 'forecaster', 'city-info']);
+    expect(await names({ q: 'condtions', author, sort: 'relevance' })).toEqual(['weather-now']);
     expect(await names({ q: 'stock', author, sort: 'relevance' })).toEqual(['stocks']);
   });
 
@@ -103,7 +107,7 @@ describe('SkillSearchRepository', () => {
     expect((await search.search(query({ author, certified: false }))).total).toBe(4);
   });
 
-  it.each<SearchSort>(['updated', 'downloads', 'version'])(
+  it.each<SearchSort>(['name', 'updated', 'downloads', 'version'])(
     'pages by keyset in %s order, each row once, as one long page would',
     async (sort) => {
       const author = uniqueSlug();
@@ -126,16 +130,95 @@ describe('SkillSearchRepository', () => {
     },
   );
 
-  it('pages by offset in name order, and counts every match', async () => {
+  it('pages by offset too, and counts every match', async () => {
     const author = uniqueSlug();
     for (const name of ['c', 'a', 'b']) await seedVersion(db.ds, { namespace: author, name });
     const second = await search.search(query({ author, limit: 2, start: { offset: 2 } }));
-    expect([second.rows.map((r) => r.name), second.more, second.total, second.rows[0]!.position]).toEqual([
+    expect([second.rows.map((r) => r.name), second.more, second.total, second.totalIsEstimate]).toEqual([
       ['c'],
       false,
       3,
-      null,
+      false,
     ]);
+  });
+
+  it('counts exactly up to the cap, and flags the estimate above it', async () => {
+    const category = uniqueSlug('cat');
+    const author = uniqueSlug();
+    const skills = new SkillRepository(db.ds);
+    const first = await seedVersion(db.ds, { namespace: author, category, description: 'Lots of kumquats.' });
+    // Copies of one skill's rows, as many as the cap and one more, written in one statement.
+    await db.ds.query(
+      `WITH s AS (INSERT INTO "skills" ("namespace_id", "name")
+                  SELECT $1, 'copy-' || g FROM generate_series(1, $3::int) g RETURNING "id")
+       INSERT INTO "skill_versions" ("skill_id", "version", "major", "minor", "patch", "format", "author", "description",
+              "category", "manifest_path", "manifest", "files", "bundle_sha256", "bundle_size", "published_by")
+       SELECT s."id", v."version", v."major", v."minor", v."patch", v."format", v."author", v."description", v."category",
+              v."manifest_path", v."manifest", v."files", v."bundle_sha256", v."bundle_size", v."published_by"
+         FROM s, "skill_versions" v WHERE v."id" = $2`,
+      [first.namespaceId, first.versionId, TOTAL_CAP],
+    );
+    await db.ds.query(
+      `UPDATE "skills" s SET "latest_version_id" = v."id", "search_vector" = to_tsvector('english', v."description")
+         FROM "skill_versions" v WHERE v."skill_id" = s."id" AND s."namespace_id" = $1 AND s."name" LIKE 'copy-%'`,
+      [first.namespaceId],
+    );
+    await skills.addDownloads(new Map(), new Map([[first.skillId, 1]]));
+    const word = await search.search(query({ q: 'kumquats', sort: 'relevance', limit: 5 }));
+    expect([word.totalIsEstimate, word.total > TOTAL_CAP, word.rows[0]!.name]).toEqual([true, true, first.name]);
+    const byAuthor = await search.search(query({ author, limit: 5 }));
+    expect(byAuthor.totalIsEstimate).toBe(true);
+    // The counters answer a category's list exactly, however many match.
+    const byCategory = await search.search(query({ category, limit: 5 }));
+    expect([byCategory.total, byCategory.totalIsEstimate]).toEqual([TOTAL_CAP + 1, false]);
+  });
+
+  it('keeps the counters, the listed columns and the static score with every write that moves them', async () => {
+    const category = uniqueSlug('cat');
+    const skills = new SkillRepository(db.ds);
+    const count = async () => (await search.stats()).find((c) => c.category === category) ?? null;
+    const one = await seedVersion(db.ds, { category, name: uniqueSlug('one') });
+    const id = await seedVerdict(db.ds, one.versionId, { level: 'basic', expiresAt: tomorrow() });
+    expect(await count()).toEqual({ category, total: 1, certified: 1 });
+    const listed = await search.search(query({ q: one.name, sort: 'relevance' }));
+    expect(listed.rows.map((r) => [r.name, r.certified, r.level])).toEqual([[one.name, true, 'basic']]);
+
+    await setCertification(db.ds, id, { status: 'revoked' });
+    expect(await count()).toEqual({ category, total: 1, certified: 0 });
+    expect((await search.search(query({ category, certified: true }))).total).toBe(0);
+
+    // A new version moves the listing to another category, with its own (pending) certification.
+    const two = await seedVersion(db.ds, {
+      namespace: one.namespace,
+      name: one.name,
+      version: '2.0.0',
+      category: `${category}-b`,
+    });
+    expect(await count()).toBeNull();
+    await seedVerdict(db.ds, two.versionId, { expiresAt: tomorrow() });
+    const moved = (await search.stats()).find((c) => c.category === `${category}-b`);
+    expect(moved).toEqual({ category: `${category}-b`, total: 1, certified: 1 });
+
+    const before = (await db.ds.query(`SELECT "static_score" FROM "skills" WHERE "id" = $1`, [one.skillId]))[0];
+    await skills.addDownloads(new Map([[two.versionId, 1000]]), new Map([[one.skillId, 1000]]));
+    const after = (await db.ds.query(`SELECT "static_score" FROM "skills" WHERE "id" = $1`, [one.skillId]))[0];
+    expect(after.static_score).toBeGreaterThan(before.static_score);
+
+    // Yanking every version lists nothing, and the skill leaves the counts.
+    await db.ds.transaction(async (m) => {
+      await skills.setStatus(m, await skills.versionOf(m, one.skillId, '2.0.0'), 'yanked', null);
+      await skills.setStatus(m, await skills.versionOf(m, one.skillId, '1.0.0'), 'yanked', null);
+    });
+    expect((await search.stats()).find((c) => c.category === `${category}-b`)).toBeUndefined();
+  });
+
+  it('counts a certificate past its expiry as not certified, though no write has happened since', async () => {
+    const category = uniqueSlug('cat');
+    const one = await seedVersion(db.ds, { category });
+    const id = await seedVerdict(db.ds, one.versionId);
+    await setCertification(db.ds, id, { expiresAt: new Date(Date.now() - 1000) });
+    expect((await search.stats()).find((c) => c.category === category)).toEqual({ category, total: 1, certified: 0 });
+    expect((await search.search(query({ category, certified: false }))).total).toBe(1);
   });
 
   it('counts listed skills by category with those certified now, and lists the newest certificates first', async () => {

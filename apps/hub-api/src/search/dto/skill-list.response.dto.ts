@@ -19,9 +19,16 @@ export class SkillListItemDto {
   @ApiProperty({ example: '2025-10-21T09:30:00.000Z' }) updated_at: string;
 }
 
+const TOTAL_DESCRIPTION =
+  'Matches in all pages: exact up to 1,000, above that an estimate (then `total_is_estimate` is true).';
+const TOTAL_IS_ESTIMATE_DESCRIPTION =
+  "Present, and true, only when more than 1,000 items match and `total` is the database's estimate rather than a count. Then relevance ranks the top 300 by static score (certified level, downloads, recency) and the top 100 name matches, and its pages end there; other sorts page through every match.";
+
 export class SkillListResponseDto {
   @ApiProperty({ type: [SkillListItemDto] }) items: SkillListItemDto[];
-  @ApiProperty({ type: 'integer', example: 1 }) total: number;
+  @ApiProperty({ type: 'integer', description: TOTAL_DESCRIPTION, example: 1 }) total: number;
+  @ApiPropertyOptional({ description: TOTAL_IS_ESTIMATE_DESCRIPTION, enum: [true], example: true })
+  total_is_estimate?: true;
   @ApiPropertyOptional({ type: 'integer', description: 'Page paging.', example: 1 }) page?: number;
   @ApiPropertyOptional({ type: 'integer', description: 'Page paging.', example: 20 }) per_page?: number;
   @ApiPropertyOptional({
@@ -35,7 +42,9 @@ export class SkillListResponseDto {
 
 export class KazmaSearchResponseDto {
   @ApiProperty({ type: [SkillListItemDto] }) items: SkillListItemDto[];
-  @ApiProperty({ type: 'integer', example: 1 }) total: number;
+  @ApiProperty({ type: 'integer', description: TOTAL_DESCRIPTION, example: 1 }) total: number;
+  @ApiPropertyOptional({ description: TOTAL_IS_ESTIMATE_DESCRIPTION, enum: [true], example: true })
+  total_is_estimate?: true;
   @ApiProperty({ description: 'The search text, as sent (empty when none).', example: 'weather' }) query: string;
 }
 
