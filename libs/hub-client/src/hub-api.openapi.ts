@@ -271,7 +271,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** SVG certification badge (ETag, 5-minute cache; "not found" for an unknown skill) */
+    /** SVG certification badge (ETag, 1-minute cache, stale-while-revalidate; "not found" for an unknown skill) */
     get: operations['BadgesController_svg'];
     put?: never;
     post?: never;
@@ -538,6 +538,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/whoami': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Who the bearer token is: its publisher, scopes, the namespaces it may publish to, and its expiry */
+    get: operations['WhoamiController_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/metrics': {
     parameters: {
       query?: never;
@@ -547,6 +564,94 @@ export interface paths {
     };
     /** Prometheus metrics (operator token) */
     get: operations['MetricsController_scrape'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v0.1/servers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * MCP servers that certified skills run, in server.json shape (MCP Registry v0.1)
+     * @description Every version of every server, by name then version; certification under `_meta`.
+     */
+    get: operations['McpRegistryController_list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v0.1/servers/{namespace}/{name}/versions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A server's certified versions, the name's slash unencoded */
+    get: operations['McpRegistryController_versionsUnencoded'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v0.1/servers/{namespace}/{name}/versions/{version}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One certified version of a server, the name's slash unencoded */
+    get: operations['McpRegistryController_versionUnencoded'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v0.1/servers/{serverName}/versions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A server's certified versions, newest published first */
+    get: operations['McpRegistryController_versions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v0.1/servers/{serverName}/versions/{version}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One certified version of a server, or its latest */
+    get: operations['McpRegistryController_version'];
     put?: never;
     post?: never;
     delete?: never;
@@ -598,6 +703,52 @@ export interface components {
       key_id: string;
       /** @example 5 */
       log_index: number;
+    };
+    CertificationMetaDto: {
+      /**
+       * @description The most recent certificate that pins it.
+       * @example https://hub.example.com/api/v1/skills/acme-labs/weather/versions/1.0.0/certificate
+       */
+      certificate: string;
+      /** @example 2026-10-21T09:30:00.000Z */
+      expiresAt: string;
+      /** @example 2025-10-21T09:30:00.000Z */
+      issuedAt: string;
+      /**
+       * @description The highest level of the skills that run it.
+       * @enum {string}
+       */
+      level: 'none' | 'basic' | 'standard';
+      /**
+       * @description That certificate's transparency-log entry.
+       * @example 42
+       */
+      logIndex: number;
+      /** @description null for a remote server. */
+      package: components['schemas']['PinnedPackageDto'] | null;
+      /**
+       * @description How many certified skill versions run it.
+       * @example 1
+       */
+      skillCount: number;
+      /** @description Them, the most recently certified first (at most 50). */
+      skills: components['schemas']['CertifiedUseDto'][];
+      /**
+       * @example certified
+       * @enum {string}
+       */
+      status: 'certified';
+      /**
+       * @description Live tool pins of the most recent certificate; null when not recorded.
+       * @example {
+       *       "get_forecast": "9f2c4e7a1b3d5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8"
+       *     }
+       */
+      tools: {
+        [key: string]: string;
+      } | null;
+      /** @description A remote server's URL; else null. */
+      url: string | null;
     };
     CertificationStatusDto: {
       /** @example 2026-10-21T09:30:00.000Z */
@@ -664,6 +815,56 @@ export interface components {
        * @enum {string}
        */
       status: 'pending' | 'certified' | 'failed' | 'inconclusive' | 'revoked' | 'expired';
+    };
+    CertifiedUseDto: {
+      /**
+       * @example [
+       *       "npx",
+       *       "-y",
+       *       "@acme/weather-mcp@1.2.3"
+       *     ]
+       */
+      argv: string[];
+      /** @example https://hub.example.com/api/v1/skills/acme-labs/weather/versions/1.0.0/certificate */
+      certificate: string;
+      /**
+       * @description As declared; `${VAR}` is filled by the runtime.
+       * @example {
+       *       "UNITS": "metric"
+       *     }
+       */
+      env: {
+        [key: string]: string;
+      };
+      /** @example 2026-10-21T09:30:00.000Z */
+      expiresAt: string;
+      /** @example 2025-10-21T09:30:00.000Z */
+      issuedAt: string;
+      /**
+       * @example standard
+       * @enum {string}
+       */
+      level: 'none' | 'basic' | 'standard';
+      /** @example 42 */
+      logIndex: number;
+      /**
+       * @description The server as the skill names it.
+       * @example weather
+       */
+      server: string;
+      /** @example acme-labs/weather */
+      skill: string;
+      /**
+       * @description Live tool name → tool-definition hash; null when not recorded.
+       * @example {
+       *       "get_forecast": "9f2c4e7a1b3d5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8"
+       *     }
+       */
+      tools: {
+        [key: string]: string;
+      } | null;
+      /** @example 1.0.0 */
+      version: string;
     };
     CheckpointDto: {
       /**
@@ -835,8 +1036,17 @@ export interface components {
        * @example weather
        */
       query: string;
-      /** @example 1 */
+      /**
+       * @description Matches in all pages: exact up to 1,000, above that an estimate (then `total_is_estimate` is true).
+       * @example 1
+       */
       total: number;
+      /**
+       * @description Present, and true, only when more than 1,000 items match and `total` is the database's estimate rather than a count. Then relevance ranks the top 300 by static score (certified level, downloads, recency) and the top 100 name matches, and its pages end there; other sorts page through every match.
+       * @example true
+       * @enum {boolean}
+       */
+      total_is_estimate?: true;
     };
     KazmaSecretRequestDto: {
       /**
@@ -898,6 +1108,51 @@ export interface components {
       /** @example null */
       url: string | null;
     };
+    OfficialMetaDto: {
+      /** @example true */
+      isLatest: boolean;
+      /**
+       * @description The first certificate that pins this version.
+       * @example 2025-10-21T09:30:00.000Z
+       */
+      publishedAt: string;
+      /**
+       * @description Only servers certified now are listed.
+       * @example active
+       * @enum {string}
+       */
+      status: 'active';
+      /**
+       * @description The latest certificate that pins this version.
+       * @example 2025-10-21T09:30:00.000Z
+       */
+      updatedAt: string;
+    };
+    PackageDto: {
+      /** @example @acme/weather-mcp */
+      identifier: string;
+      /**
+       * @description The registry the hub probed the pin at.
+       * @example https://registry.npmjs.org
+       */
+      registryBaseUrl: string;
+      /**
+       * @example npm
+       * @enum {string}
+       */
+      registryType: 'npm' | 'pypi';
+      /**
+       * @example npx
+       * @enum {string}
+       */
+      runtimeHint: 'npx' | 'uvx';
+      transport: components['schemas']['StdioTransportDto'];
+      /**
+       * @description The exact version certificates pin.
+       * @example 1.2.3
+       */
+      version: string;
+    };
     PackageRefDto: {
       /** @example requests */
       name: string;
@@ -916,6 +1171,22 @@ export interface components {
        * @example 2.32.3
        */
       version: string | null;
+    };
+    PinnedPackageDto: {
+      /**
+       * @description npm's dist.integrity, or the PyPI file's sha256.
+       * @example sha512-…
+       */
+      integrity: string;
+      /** @example @acme/weather-mcp */
+      name: string;
+      /**
+       * @example npm
+       * @enum {string}
+       */
+      registry: 'npm' | 'pypi';
+      /** @example 1.2.3 */
+      version: string;
     };
     ProblemDto: {
       /**
@@ -1095,12 +1366,57 @@ export interface components {
        */
       public_key: string;
     };
+    RemoteTransportDto: {
+      /**
+       * @example streamable-http
+       * @enum {string}
+       */
+      type: 'sse' | 'streamable-http';
+      /** @example https://mcp.example.com/mcp */
+      url: string;
+    };
     RevokeRequestDto: {
       /**
        * @description Why, shown to users and recorded in the log.
        * @example the bundle sends the API key to a third party
        */
       reason: string;
+    };
+    ServerDetailDto: {
+      /** @example @acme/weather-mcp (npm): get_forecast */
+      description: string;
+      /**
+       * @description Reverse-DNS name derived from the package or URL (docs/mcp-registry.md).
+       * @example dev.skillhub.npm.acme/weather-mcp
+       */
+      name: string;
+      packages?: components['schemas']['PackageDto'][];
+      remotes?: components['schemas']['RemoteTransportDto'][];
+      /** @example @acme/weather-mcp */
+      title: string;
+      /** @example 1.2.3 */
+      version: string;
+    };
+    ServerListDto: {
+      metadata: components['schemas']['ServerListMetadataDto'];
+      servers: components['schemas']['ServerResponseDto'][];
+    };
+    ServerListMetadataDto: {
+      /** @example 30 */
+      count: number;
+      /**
+       * @description Absent on the last page.
+       * @example WyJkZXYuc2tpbGxodWIubnBtL3giLCIxLjAuMCJd
+       */
+      nextCursor?: string;
+    };
+    ServerMetaDto: {
+      'dev.skillhub/certification': components['schemas']['CertificationMetaDto'];
+      'io.modelcontextprotocol.registry/official': components['schemas']['OfficialMetaDto'];
+    };
+    ServerResponseDto: {
+      _meta: components['schemas']['ServerMetaDto'];
+      server: components['schemas']['ServerDetailDto'];
     };
     ShieldsEndpointDto: {
       /** @example brightgreen */
@@ -1179,8 +1495,17 @@ export interface components {
        * @example 20
        */
       per_page?: number;
-      /** @example 1 */
+      /**
+       * @description Matches in all pages: exact up to 1,000, above that an estimate (then `total_is_estimate` is true).
+       * @example 1
+       */
       total: number;
+      /**
+       * @description Present, and true, only when more than 1,000 items match and `total` is the database's estimate rather than a count. Then relevance ranks the top 300 by static score (certified level, downloads, recency) and the top 100 name matches, and its pages end there; other sorts page through every match.
+       * @example true
+       * @enum {boolean}
+       */
+      total_is_estimate?: true;
     };
     SkillResponseDto: {
       /** @example acme-labs */
@@ -1303,6 +1628,13 @@ export interface components {
        * @example 12
        */
       total_skills: number;
+    };
+    StdioTransportDto: {
+      /**
+       * @example stdio
+       * @enum {string}
+       */
+      type: 'stdio';
     };
     SubmitSkillRequestDto: {
       /**
@@ -1441,6 +1773,51 @@ export interface components {
       status_message: string | null;
       /** @example 1.0.0 */
       version: string;
+    };
+    WhoamiNamespaceDto: {
+      /**
+       * @description Whether the namespace registered a Kazma secret (PUT /api/v1/namespaces/{slug}/kazma-secret); without one, a signed Kazma skill fails C4.no-secret unless the hub's own secret signed it.
+       * @example true
+       */
+      kazma_secret: boolean;
+      /** @example acme-labs */
+      slug: string;
+    };
+    WhoamiResponseDto: {
+      /**
+       * @description The one namespace the token is bound to; null when it acts for all its publisher’s.
+       * @example acme-labs
+       */
+      bound_namespace: string | null;
+      /** @example 2026-01-19T09:30:00.000Z */
+      expires_at: string | null;
+      /**
+       * @description `admin`: the operator (HUB_ADMIN_TOKEN).
+       * @example token
+       * @enum {string}
+       */
+      kind: 'admin' | 'token';
+      /** @description The namespaces it acts for now (its publisher’s, or the bound one; at most 100, by slug). The operator acts for every namespace, listed as none. */
+      namespaces: components['schemas']['WhoamiNamespaceDto'][];
+      /**
+       * @description Null for the operator.
+       * @example acme
+       */
+      publisher: string | null;
+      /**
+       * @example [
+       *       "publish",
+       *       "manage"
+       *     ]
+       */
+      scopes: ('publish' | 'claim' | 'manage' | 'tokens')[];
+      /**
+       * @description Null for the operator.
+       * @example 0b8e1f4a-2c3d-4e5f-8a9b-1c2d3e4f5a6b
+       */
+      token_id: string | null;
+      /** @example ci */
+      token_name: string | null;
     };
   };
   responses: never;
@@ -3636,6 +4013,45 @@ export interface operations {
       };
     };
   };
+  WhoamiController_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WhoamiResponseDto'];
+        };
+      };
+      /** @description No token, or one the hub does not accept (unknown, expired or revoked). Codes: `AUTH.REQUIRED`, `AUTH.INVALID`. */
+      401: {
+        headers: {
+          /** @description Always `Bearer realm="skill-hub"`. */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The hub failed; the failure is logged, and nothing about it is echoed. Codes: `INTERNAL`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
   MetricsController_scrape: {
     parameters: {
       query?: never;
@@ -3667,6 +4083,295 @@ export interface operations {
       };
       /** @description The token may not do this (a missing scope, another namespace, or an operator-only route). Codes: `AUTH.FORBIDDEN`. */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The hub failed; the failure is logged, and nothing about it is echoed. Codes: `INTERNAL`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  McpRegistryController_list: {
+    parameters: {
+      query?: {
+        /** @description `metadata.nextCursor` of the previous page. */
+        cursor?: string;
+        /** @description Accepted for registry clients; this hub lists no deleted servers (a revoked one is gone). */
+        include_deleted?: 'true' | 'false';
+        limit?: number;
+        /** @description Part of the server name, any case. */
+        search?: string;
+        /** @description Only entries updated at or after this RFC 3339 time. */
+        updated_since?: string;
+        /** @description `latest`, or one exact version. */
+        version?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServerListDto'];
+        };
+      };
+      /** @description The request cannot be read, or a field is invalid: `errors` names each one. Codes: `VALIDATION`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The hub failed; the failure is logged, and nothing about it is echoed. Codes: `INTERNAL`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  McpRegistryController_versionsUnencoded: {
+    parameters: {
+      query?: {
+        /** @description Accepted for registry clients; this hub lists no deleted servers (a revoked one is gone). */
+        include_deleted?: 'true' | 'false';
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The server name after its slash.
+         * @example weather
+         */
+        name: string;
+        /**
+         * @description The server name up to its slash.
+         * @example dev.skillhub.npm.acme
+         */
+        namespace: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServerListDto'];
+        };
+      };
+      /** @description The request cannot be read, or a field is invalid: `errors` names each one. Codes: `VALIDATION`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Nothing on this hub matches what the path names. Codes: `RECORD.NOT_FOUND`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The hub failed; the failure is logged, and nothing about it is echoed. Codes: `INTERNAL`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  McpRegistryController_versionUnencoded: {
+    parameters: {
+      query?: {
+        /** @description Accepted for registry clients; this hub lists no deleted servers (a revoked one is gone). */
+        include_deleted?: 'true' | 'false';
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The server name after its slash.
+         * @example weather
+         */
+        name: string;
+        /**
+         * @description The server name up to its slash.
+         * @example dev.skillhub.npm.acme
+         */
+        namespace: string;
+        /**
+         * @description An exact version, or `latest`.
+         * @example 1.0.0
+         */
+        version: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServerResponseDto'];
+        };
+      };
+      /** @description The request cannot be read, or a field is invalid: `errors` names each one. Codes: `VALIDATION`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Nothing on this hub matches what the path names. Codes: `RECORD.NOT_FOUND`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The hub failed; the failure is logged, and nothing about it is echoed. Codes: `INTERNAL`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  McpRegistryController_versions: {
+    parameters: {
+      query?: {
+        /** @description Accepted for registry clients; this hub lists no deleted servers (a revoked one is gone). */
+        include_deleted?: 'true' | 'false';
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The server name, URL-encoded.
+         * @example dev.skillhub.npm.acme%2Fweather-mcp
+         */
+        serverName: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServerListDto'];
+        };
+      };
+      /** @description The request cannot be read, or a field is invalid: `errors` names each one. Codes: `VALIDATION`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Nothing on this hub matches what the path names. Codes: `RECORD.NOT_FOUND`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The hub failed; the failure is logged, and nothing about it is echoed. Codes: `INTERNAL`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  McpRegistryController_version: {
+    parameters: {
+      query?: {
+        /** @description Accepted for registry clients; this hub lists no deleted servers (a revoked one is gone). */
+        include_deleted?: 'true' | 'false';
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The server name, URL-encoded.
+         * @example dev.skillhub.npm.acme%2Fweather-mcp
+         */
+        serverName: string;
+        /**
+         * @description An exact version, or `latest`.
+         * @example 1.0.0
+         */
+        version: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServerResponseDto'];
+        };
+      };
+      /** @description The request cannot be read, or a field is invalid: `errors` names each one. Codes: `VALIDATION`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Nothing on this hub matches what the path names. Codes: `RECORD.NOT_FOUND`. */
+      404: {
         headers: {
           [name: string]: unknown;
         };
