@@ -716,6 +716,7 @@ export interface components {
       issuedAt: string;
       /**
        * @description The highest level of the skills that run it.
+       * @example standard
        * @enum {string}
        */
       level: 'none' | 'basic' | 'standard';
@@ -747,7 +748,10 @@ export interface components {
       tools: {
         [key: string]: string;
       } | null;
-      /** @description A remote server's URL; else null. */
+      /**
+       * @description A remote server's URL; else null.
+       * @example null
+       */
       url: string | null;
     };
     CertificationStatusDto: {

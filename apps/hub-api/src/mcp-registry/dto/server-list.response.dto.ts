@@ -86,7 +86,11 @@ export class CertifiedUseDto {
 
 export class CertificationMetaDto {
   @ApiProperty({ enum: ['certified'], example: 'certified' }) status: 'certified';
-  @ApiProperty({ enum: CERTIFICATE_LEVELS, description: 'The highest level of the skills that run it.' })
+  @ApiProperty({
+    enum: CERTIFICATE_LEVELS,
+    description: 'The highest level of the skills that run it.',
+    example: 'standard',
+  })
   level: CertificateLevel;
   @ApiProperty({ description: 'The most recent certificate that pins it.', example: EXAMPLE_CERTIFICATE })
   certificate: string;
@@ -95,7 +99,8 @@ export class CertificationMetaDto {
   @ApiProperty({ example: '2026-10-21T09:30:00.000Z' }) expiresAt: string;
   @ApiProperty({ type: PinnedPackageDto, nullable: true, description: 'null for a remote server.' })
   package: PinnedPackageDto | null;
-  @ApiProperty({ type: String, nullable: true, description: "A remote server's URL; else null." }) url: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "A remote server's URL; else null.", example: null })
+  url: string | null;
   @ApiProperty(stringMap('Live tool pins of the most recent certificate; null when not recorded.', EXAMPLE_TOOLS, true))
   tools: Record<string, string> | null;
   @ApiProperty({ description: 'How many certified skill versions run it.', example: 1 }) skillCount: number;
