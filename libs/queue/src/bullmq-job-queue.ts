@@ -5,7 +5,14 @@ import type { Redis } from 'ioredis';
 import type { HubConfig } from '@skillhub/config';
 import { withTimeout } from '@skillhub/retry';
 import { defaultJobOptions } from './job-options';
-import { DiscardJobError, type JobEnd, type JobHandler, type JobQueue, type QueuedJob } from './job-queue';
+import {
+  CLOSE_GRACE_MS,
+  DiscardJobError,
+  type JobEnd,
+  type JobHandler,
+  type JobQueue,
+  type QueuedJob,
+} from './job-queue';
 import { createRedisConnection } from './redis-connection';
 
 /** Jobs handed to Redis in one round trip. */
@@ -14,8 +21,6 @@ const BATCH = 100;
 const LIVE_STATES: ReadonlySet<string> = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
 /** The daily re-probe's BullMQ scheduler, before the re-probe came from the outbox like every other job. */
 const LEGACY_REPROBE_SCHEDULER = 'reprobe-daily';
-/** How long closing waits for BullMQ to hand the last results to Redis before it lets go. */
-const CLOSE_GRACE_MS = 10_000;
 /** A lost connection is reported once a minute, not at every reconnection attempt. */
 const CONNECTION_LOG_EVERY_MS = 60_000;
 
@@ -136,7 +141,8 @@ export class BullJobQueue implements JobQueue {
       // that takes longer than the grace drops the connections once the running jobs have ended:
       // a result Redis did not take is a job that runs once more and stops at once, finding its
       // work done.
-      if (!this.reachable()) await Promise.allSettled(this.running);
+      const jobsEnded = () => withTimeout(Promise.allSettled(this.running), CLOSE_GRACE_MS).catch(() => undefined);
+      if (!this.reachable()) await jobsEnded();
       const graceful = Promise.all([
         ...this.workers.map((w) => w.close(!this.reachable())),
         ...[...this.queues.values()].map((q) => q.close()),
@@ -145,7 +151,7 @@ export class BullJobQueue implements JobQueue {
         await withTimeout(graceful, CLOSE_GRACE_MS);
       } catch {
         this.logger.warn(`BullMQ did not close within ${CLOSE_GRACE_MS} ms; closing it by force`);
-        await Promise.allSettled(this.running);
+        await jobsEnded();
         await Promise.allSettled([...this.workers, ...this.queues.values()].map((q) => q.disconnect()));
       }
       this.workerConnection?.disconnect();

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { InProcessJobQueue } from './in-process-job-queue';
-import { DiscardJobError, type JobEnd, type JobRun, type QueuedJob } from './job-queue';
+import { CLOSE_GRACE_MS, DiscardJobError, type JobEnd, type JobRun, type QueuedJob } from './job-queue';
 
 const job = (subject: string, id = `${subject}.1`): QueuedJob => ({
   id,
@@ -115,5 +115,22 @@ describe('InProcessJobQueue', () => {
     expect(await running).toEqual({ outcome: 'done' });
     expect(queue.room()).toBe(0);
     expect(await queue.add([job('b')])).toEqual([{ outcome: 'returned' }]);
+  });
+
+  it('lets go of a job that does not end within the grace, so a shutdown never hangs on it', async () => {
+    jest.useFakeTimers();
+    try {
+      const queue = new InProcessJobQueue({ concurrency: 1 });
+      queue.consume('certification', () => new Promise<string>(() => undefined)); // never ends
+      await queue.add([job('stuck')]);
+      let closed = false;
+      void queue.close().then(() => (closed = true));
+      await jest.advanceTimersByTimeAsync(CLOSE_GRACE_MS - 1);
+      expect(closed).toBe(false);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(closed).toBe(true);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });

@@ -6,7 +6,15 @@
  */
 import { Logger } from '@nestjs/common';
 import { defaultJobOptions } from './job-options';
-import { DiscardJobError, type JobEnd, type JobHandler, type JobQueue, type QueuedJob } from './job-queue';
+import { withTimeout } from '@skillhub/retry';
+import {
+  CLOSE_GRACE_MS,
+  DiscardJobError,
+  type JobEnd,
+  type JobHandler,
+  type JobQueue,
+  type QueuedJob,
+} from './job-queue';
 
 export interface InProcessOptions {
   /** Jobs run at once. */
@@ -64,7 +72,9 @@ export class InProcessJobQueue implements JobQueue {
   close(): Promise<void> {
     this.closing ??= (async () => {
       for (const wake of this.wakers) wake();
-      await Promise.all(this.ends);
+      await withTimeout(Promise.all(this.ends), CLOSE_GRACE_MS).catch(() =>
+        this.logger.warn(`${this.ends.size} job(s) still ran ${CLOSE_GRACE_MS} ms into closing; they are let go`),
+      );
     })();
     return this.closing;
   }

@@ -58,6 +58,12 @@ export interface JobQueue {
   hasLiveJob(queue: string, subject: string): Promise<boolean | null>;
   /** The processor's side: runs `handler` for every job of `queue`. */
   consume(queue: string, handler: JobHandler): void;
-  /** Stops taking and running jobs; resolves once the running ones ended. Idempotent. */
+  /**
+   * Stops taking and running jobs; resolves once the running ones ended, or after CLOSE_GRACE_MS
+   * without them (their work stays pending, for the watchdog to queue again). Idempotent.
+   */
   close(): Promise<void>;
 }
+
+/** How long closing a queue waits for its running jobs (and BullMQ for Redis) before it lets go. */
+export const CLOSE_GRACE_MS = 10_000;

@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
-import { backoffDelayMs } from '@skillhub/retry';
+import { backoffDelayMs, withTimeout } from '@skillhub/retry';
 import { jobIdentity, type OutboxJobRow } from './job-identity';
 import type { JobEnd, JobQueue, JobTransport, QueuedJob } from './job-queue';
 import { JOB_QUEUE } from './queue.tokens';
@@ -19,6 +19,8 @@ const BATCH = 100;
  */
 const MIN_BACKOFF_BASE_MS = 250;
 const MAX_BACKOFF_MS = 5_000;
+/** How long a shutdown waits for running jobs and the delivery in flight. */
+const SHUTDOWN_GRACE_MS = 20_000;
 
 export interface RelayState {
   /** Last delivery failure, null after a success. */
@@ -68,13 +70,28 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     this.schedule(0);
   }
 
+  /**
+   * Running jobs end (or go back to the outbox) before their rows are written for the last time,
+   * within SHUTDOWN_GRACE_MS: a shutdown that waits longer (a job or a delivery that does not
+   * end) lets go, and what it let go stays in the outbox or pending, for the watchdog of the
+   * next start to queue again.
+   */
   async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
-    await this.inFlight?.catch(() => undefined);
-    // Running jobs end (or go back to the outbox) before their rows are written for the last time.
-    await this.queue.close();
-    await Promise.all(this.running.values());
+    const drained = (async () => {
+      await this.inFlight?.catch(() => undefined);
+      await this.queue.close();
+      await Promise.all(this.running.values());
+    })();
+    try {
+      await withTimeout(drained, SHUTDOWN_GRACE_MS);
+    } catch {
+      this.logger.warn(
+        `shutdown: ${this.running.size} job(s) had not ended after ${SHUTDOWN_GRACE_MS} ms; ` +
+          'their work stays queued for the next start',
+      );
+    }
   }
 
   /** Asks for a delivery soon (after a publish, or a job that ended here), without waiting for it. */

@@ -11,7 +11,7 @@ import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { registerCertifierMetrics } from '@skillhub/certifier';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
 import { CertificationRepository, PendingWorkRepository } from '@skillhub/database';
-import { CERTIFICATION_QUEUE, PRODUCER_REDIS } from '@skillhub/queue';
+import { CERTIFICATION_QUEUE, CLOSE_GRACE_MS, PRODUCER_REDIS } from '@skillhub/queue';
 import { withTimeout } from '@skillhub/retry';
 
 const SCRAPE_TIMEOUT_MS = 1_000;
@@ -73,7 +73,11 @@ export class MetricsService implements OnModuleDestroy {
     });
   }
 
+  /**
+   * BullMQ's close can wait for ever on a connection that came back after Redis restarted (the
+   * queue only reads depths here), so it is given CLOSE_GRACE_MS and then disconnected.
+   */
   async onModuleDestroy(): Promise<void> {
-    await this.queue.close();
+    await withTimeout(this.queue.close(), CLOSE_GRACE_MS).catch(() => this.queue.disconnect());
   }
 }
