@@ -13,7 +13,7 @@ describe('FieldReader', () => {
     const { fields, problems } = reader({ name: `${'a'.repeat(5_000)}!` });
     const started = Date.now();
     expect(fields.string(['name'], { max: 64, pattern: evil })).toBeNull();
-    expect(Date.now() - started).toBeLessThan(100);
+    expect(Date.now() - started).toBeLessThan(1_000); // backtracking on it would take ages; the bound leaves room for a busy machine
     expect(problems).toEqual([
       { path: 'm.yaml#name', message: 'name is 5001 characters long; at most 64 are allowed', severity: 'error' },
     ]);

@@ -58,7 +58,7 @@ describe('parseSafeYaml', () => {
     expect(problems).toEqual([
       { path: 'm.yaml', message: expect.stringContaining(`at most ${MAX_YAML_ALIASES} expansions`), severity: 'error' },
     ]);
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(Date.now() - started).toBeLessThan(5_000); // expanding it would take ages; the bound leaves room for a busy machine
   });
 
   it('accepts a few aliases', () => {
