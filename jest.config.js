@@ -14,6 +14,9 @@ const shared = {
 module.exports = {
   // A global option (projects ignore it): hooks that start an embedded database or a hub need more than 5 s on a busy machine.
   testTimeout: 60_000,
+  // What a test could not shut down (test/support/test-hub.ts, CLOSE_WITHIN_MS) must not keep
+  // jest from exiting once every test has run.
+  forceExit: true,
   transform: shared.transform,
   globalSetup: '<rootDir>/libs/testing/src/jest-global-setup.ts',
   globalTeardown: '<rootDir>/libs/testing/src/jest-global-teardown.ts',

@@ -14,6 +14,7 @@ import type TestAgent from 'supertest/lib/agent';
 import { DataSource } from 'typeorm';
 import { type HubConfig, loadConfig } from '@skillhub/config';
 import { startEmbeddedDatabase } from '@skillhub/database';
+import { withTimeout } from '@skillhub/retry';
 import { createTestDatabase, deleteRedisKeys, newTestRedisPrefix, testRedisUrl } from '@skillhub/testing';
 import { CertifierWorkerModule } from '../../apps/certifier-worker/src/certifier-worker.module';
 import { createHubApp } from '../../apps/hub-api/src/create-hub-app';
@@ -104,12 +105,27 @@ export async function startTestHub(options: TestHubOptions = {}): Promise<TestHu
     },
     async close() {
       await worker?.close();
-      await app.close();
+      await closeWithin(app, CLOSE_WITHIN_MS);
       await db?.drop();
       await deleteRedisKeys(prefix);
       rmSync(packageCache, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * How long a test waits for hub-api to shut down. In the full suite, the embedded hub of
+ * test/redis-outage.e2e-spec.ts has been seen not to end its shutdown after Redis restarts (never
+ * reproduced alone; every queue's close is bounded, so the wait is elsewhere). The test then goes
+ * on, saying so, rather than failing every later suite on a hook timeout; jest.config.js's
+ * forceExit ends what was left running.
+ */
+const CLOSE_WITHIN_MS = 30_000;
+
+async function closeWithin(app: INestApplication, ms: number): Promise<void> {
+  await withTimeout(app.close(), ms).catch(() =>
+    process.stderr.write(`test-hub: hub-api did not shut down within ${ms} ms; going on\n`),
+  );
 }
 
 /** A certifier-worker like `npm run start:certifier-worker`, in this process. */
