@@ -1,2 +1,3 @@
 export * from './search-cursor';
 export * from './search-query';
+export * from './query-drivers';

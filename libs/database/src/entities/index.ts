@@ -11,6 +11,7 @@ import { Publisher } from './publisher.entity';
 import { PublisherKey } from './publisher-key.entity';
 import { PublisherToken } from './publisher-token.entity';
 import { Revocation } from './revocation.entity';
+import { SearchPosting } from './search-posting.entity';
 import { SearchWord } from './search-word.entity';
 import { SigningKey } from './signing-key.entity';
 import { Skill } from './skill.entity';
@@ -31,6 +32,7 @@ export * from './publisher.entity';
 export * from './publisher-key.entity';
 export * from './publisher-token.entity';
 export * from './revocation.entity';
+export * from './search-posting.entity';
 export * from './search-word.entity';
 export * from './signing-key.entity';
 export * from './skill.entity';
@@ -56,4 +58,5 @@ export const ENTITIES = [
   OutboxMessage,
   ListingCounter,
   SearchWord,
+  SearchPosting,
 ];

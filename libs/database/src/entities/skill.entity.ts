@@ -8,6 +8,7 @@ import {
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
+import type { SkillFormat } from '@skillhub/skill-formats';
 import type { CertificationLevel, CertificationStatus } from './certification-verdict';
 import { Namespace } from './namespace.entity';
 
@@ -66,12 +67,16 @@ export class Skill {
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
   updatedAt: Date;
 
-  // The columns below are kept by triggers (migration 1796300000000-search-scale), never by
-  // the application: the listed version's category and numeric parts, and its certification
-  // under the newest policy that judged it, so lists and search filter and sort on this table.
+  // The columns below are kept by triggers (migrations 1796300000000-search-scale and
+  // 1796400000000-search-postings), never by the application: the listed version's category,
+  // format and numeric parts, and its certification under the newest policy that judged it, so
+  // lists and search filter and sort on this table.
 
   @Column({ name: 'listed_category', type: 'varchar', length: 64, nullable: true })
   listedCategory: string | null;
+
+  @Column({ name: 'listed_format', type: 'varchar', length: 16, nullable: true })
+  listedFormat: SkillFormat | null;
 
   @Column({ name: 'listed_major', type: 'integer', nullable: true })
   listedMajor: number | null;

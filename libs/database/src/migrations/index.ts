@@ -7,6 +7,7 @@ import { LogFrontier1795984665369 } from './1795984665369-log-frontier';
 import { LogNodes1795985052280 } from './1795985052280-log-nodes';
 import { TokenParents1796126991951 } from './1796126991951-token-parents';
 import { SearchScale1796300000000 } from './1796300000000-search-scale';
+import { SearchPostings1796400000000 } from './1796400000000-search-postings';
 
 export const MIGRATIONS = [
   Init1795973621262,
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   LogNodes1795985052280,
   TokenParents1796126991951,
   SearchScale1796300000000,
+  SearchPostings1796400000000,
 ];

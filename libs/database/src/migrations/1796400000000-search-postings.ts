@@ -1,0 +1,109 @@
+import { MigrationInterface, QueryRunner } from 'typeorm';
+import {
+  applyListingCounters,
+  listingDelta,
+  listingRowFunction,
+  SEARCH_SCALE_FUNCTIONS,
+  wordNeighboursFunction,
+} from './1796300000000-search-scale';
+
+/**
+ * An impact-ordered inverted index, so a search for a common word reads a few hundred index
+ * entries instead of every match (docs/search.md). `search_postings` holds one row per word of
+ * each listed skill's search document, with the skill's static score rounded to a quarter
+ * (`search_posting_score`, so a download batch rarely moves a row) and whether the word is in
+ * the name; its primary key walks a word's skills best first. `search_words` (the lexicon of the
+ * typo fallback) now holds every indexed word with the number of listed skills holding it, so a
+ * query knows its rarest word before reading any. `skills.listed_format` lets the format filter
+ * read `skills` alone. The statement trigger of migration 1796300000000 keeps all of it, in the
+ * transaction of the write that changes it.
+ */
+export class SearchPostings1796400000000 implements MigrationInterface {
+  name = 'SearchPostings1796400000000';
+
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`ALTER TABLE "skills" ADD "listed_format" character varying(16)`);
+    await queryRunner.query(`ALTER TABLE "search_words" ADD "documents" integer NOT NULL DEFAULT '0'`);
+    await queryRunner.query(`CREATE TABLE "search_postings" ("word" character varying(64) NOT NULL, "score" real NOT NULL,
+      "skill_id" uuid NOT NULL, "name" boolean NOT NULL,
+      CONSTRAINT "search_postings_pkey" PRIMARY KEY ("word", "score", "skill_id"))`);
+    // What TypeORM cannot describe: a partial index (name words) and an operator class (prefixes).
+    await queryRunner.query(
+      `CREATE INDEX "search_postings_name_idx" ON "search_postings" ("word", "score", "skill_id") WHERE "name"`,
+    );
+    await queryRunner.query(`CREATE INDEX "search_words_prefix_idx" ON "search_words" ("word" varchar_pattern_ops)`);
+
+    await queryRunner.query(`CREATE FUNCTION search_posting_score(score double precision) RETURNS real
+      LANGUAGE sql IMMUTABLE AS $$ SELECT (round(score * 4) / 4)::real $$`);
+
+    // The typo fallback suggests words some listed skill holds, spelt with letters only.
+    await queryRunner.query(wordNeighboursFunction(`w."documents" > 0 AND w."word" ~ '^[[:alpha:]]{3,}$'`));
+
+    // The row trigger copies the listed version's format too.
+    await queryRunner.query(listingRowFunction(['category', 'format', 'major', 'minor', 'patch']));
+
+    // Statement trigger. Counters as before; postings and word counts from the rows whose
+    // document, listing or rounded score changed (a skill is indexed while it lists a version).
+    /** The posting score of row `r`, null while it lists nothing. */
+    const indexed = (r: string) =>
+      `CASE WHEN ${r}."latest_version_id" IS NOT NULL AND ${r}."search_vector" IS NOT NULL THEN search_posting_score(${r}."static_score") END`;
+    /** One row per indexed word of `rows` (id, search_vector, score; score null = not indexed). */
+    const wordsOf = (rows: string) => `SELECT x."id", x."score", w."lexeme" AS "word", 'A' = ANY(w."weights") AS "name"
+        FROM (${rows}) x, unnest(x."search_vector") w WHERE x."score" IS NOT NULL AND length(w."lexeme") <= 64`;
+    const addPostings = (rows: string) => `INSERT INTO "search_postings" ("word", "score", "skill_id", "name")
+        SELECT p."word", p."score", p."id", p."name" FROM (${wordsOf(rows)}) p`;
+    const removePostings = (rows: string) => `DELETE FROM "search_postings" s USING (${wordsOf(rows)}) p
+        WHERE s."word" = p."word" AND s."score" = p."score" AND s."skill_id" = p."id"`;
+    // In word order, so concurrent writers lock the lexicon's rows in one order.
+    const countWords = (signed: string) => `INSERT INTO "search_words" ("word", "documents")
+        SELECT d."word", sum(d."n") FROM (${signed}) d GROUP BY d."word" HAVING sum(d."n") <> 0 ORDER BY d."word"
+        ON CONFLICT ("word") DO UPDATE SET "documents" = "search_words"."documents" + EXCLUDED."documents"`;
+    const signedWords = (rows: string, sign: number) => `SELECT p."word", ${sign} AS "n" FROM (${wordsOf(rows)}) p`;
+    const scored = (rows: string) => `SELECT r."id", r."search_vector", ${indexed('r')} AS "score" FROM ${rows} r`;
+    // Updated rows whose postings change (document or rounded score), and of those, whose words count changes.
+    const changed = (
+      side: 'o' | 'n',
+      documentsOnly: boolean,
+    ) => `SELECT ${side}."id", ${side}."search_vector", ${indexed(side)} AS "score"
+        FROM "old_rows" o JOIN "new_rows" n ON n."id" = o."id"
+       WHERE o."search_vector" IS DISTINCT FROM n."search_vector"
+          OR ${documentsOnly ? `(${indexed('o')} IS NULL) <> (${indexed('n')} IS NULL)` : `${indexed('o')} IS DISTINCT FROM ${indexed('n')}`}`;
+    await queryRunner.query(`CREATE OR REPLACE FUNCTION skills_listing_statement() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP = 'INSERT' THEN
+          ${applyListingCounters(listingDelta('"new_rows"', 1))};
+          ${addPostings(scored('"new_rows"'))};
+          ${countWords(signedWords(scored('"new_rows"'), 1))};
+        ELSIF TG_OP = 'DELETE' THEN
+          ${applyListingCounters(listingDelta('"old_rows"', -1))};
+          ${removePostings(scored('"old_rows"'))};
+          ${countWords(signedWords(scored('"old_rows"'), -1))};
+        ELSE
+          ${applyListingCounters(`${listingDelta('"new_rows"', 1)} UNION ALL ${listingDelta('"old_rows"', -1)}`)};
+          ${removePostings(changed('o', false))};
+          ${addPostings(changed('n', false))};
+          ${countWords(`${signedWords(changed('n', true), 1)} UNION ALL ${signedWords(changed('o', true), -1)}`)};
+        END IF;
+        RETURN NULL;
+      END $$`);
+
+    // Backfill what the trigger keeps from now on.
+    await queryRunner.query(`UPDATE "skills" s SET "listed_format" = v."format"
+      FROM "skill_versions" v WHERE v."id" = s."latest_version_id"`);
+    await queryRunner.query(addPostings(scored('"skills"')));
+    await queryRunner.query(`UPDATE "search_words" SET "documents" = 0`);
+    await queryRunner.query(countWords(signedWords(scored('"skills"'), 1)));
+  }
+
+  public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(SEARCH_SCALE_FUNCTIONS.listingStatement);
+    await queryRunner.query(SEARCH_SCALE_FUNCTIONS.listingRow);
+    await queryRunner.query(SEARCH_SCALE_FUNCTIONS.wordNeighbours);
+    await queryRunner.query(`DROP FUNCTION search_posting_score(double precision)`);
+    await queryRunner.query(`DROP INDEX "public"."search_words_prefix_idx"`);
+    await queryRunner.query(`DROP TABLE "search_postings"`);
+    await queryRunner.query(`DELETE FROM "search_words" WHERE "documents" = 0 OR NOT "word" ~ '^[[:alpha:]]{3,64}$'`);
+    await queryRunner.query(`ALTER TABLE "search_words" DROP COLUMN "documents"`);
+    await queryRunner.query(`ALTER TABLE "skills" DROP COLUMN "listed_format"`);
+  }
+}

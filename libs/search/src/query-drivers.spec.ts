@@ -1,0 +1,84 @@
+import { chooseDrivers, MAX_CONJUNCTIONS, type QueryTerm, tsqueryConjunctions } from './query-drivers';
+
+const exact = (lexeme: string): QueryTerm => ({ lexeme, prefix: false });
+const prefix = (lexeme: string): QueryTerm => ({ lexeme, prefix: true });
+
+describe('tsqueryConjunctions (texts as PostgreSQL prints them)', () => {
+  it('reads a word, a prefix and an and/or of them', () => {
+    expect(tsqueryConjunctions(`'api'`)).toEqual([[exact('api')]]);
+    expect(tsqueryConjunctions(`'kuber' | 'kuber':*`)).toEqual([[exact('kuber')], [prefix('kuber')]]);
+    expect(tsqueryConjunctions(`'github' & 'monitor' | 'github' & 'monitor':*`)).toEqual([
+      [exact('github'), exact('monitor')],
+      [exact('github'), prefix('monitor')],
+    ]);
+  });
+
+  it('gives & precedence over | and follows parentheses', () => {
+    expect(tsqueryConjunctions(`'data' | 'api' & 'weather'`)).toEqual([
+      [exact('data')],
+      [exact('api'), exact('weather')],
+    ]);
+    expect(tsqueryConjunctions(`( 'a' | 'b' ) & 'c'`)).toEqual([
+      [exact('a'), exact('c')],
+      [exact('b'), exact('c')],
+    ]);
+  });
+
+  it('requires both sides of a phrase and nothing of a negation', () => {
+    expect(tsqueryConjunctions(`'slack' <-> 'reader' & !'sync'`)).toEqual([[exact('slack'), exact('reader')]]);
+    expect(tsqueryConjunctions(`'a' <2> 'b'`)).toEqual([[exact('a'), exact('b')]]);
+  });
+
+  it('refuses a conjunction that requires no word, and an empty query', () => {
+    expect(tsqueryConjunctions(`!( 'slack' <-> 'reader' ) | 'weather'`)).toBeNull();
+    expect(tsqueryConjunctions(`!'sync'`)).toBeNull();
+    expect(tsqueryConjunctions('')).toBeNull();
+  });
+
+  it('unescapes quotes and backslashes, and reads weights after the colon', () => {
+    expect(tsqueryConjunctions(`'it''s' & 'back\\\\slash':*AB & 'x':C`)).toEqual([
+      [exact("it's"), prefix('back\\slash'), exact('x')],
+    ]);
+  });
+
+  it('stops past MAX_CONJUNCTIONS', () => {
+    const alternatives = (n: number) => `( ${Array.from({ length: n }, (_, i) => `'w${i}'`).join(' | ')} )`;
+    expect(tsqueryConjunctions(`${alternatives(6)} & ${alternatives(5)}`)).toHaveLength(30);
+    expect(tsqueryConjunctions(`${alternatives(6)} & ${alternatives(6)}`)).toBeNull();
+    expect(MAX_CONJUNCTIONS).toBe(32);
+  });
+
+  it('throws on text that is no tsquery', () => {
+    expect(() => tsqueryConjunctions(`'a' &`)).toThrow(/unexpected tsquery text/);
+    expect(() => tsqueryConjunctions(`'open`)).toThrow(/unexpected tsquery text/);
+  });
+});
+
+describe('chooseDrivers', () => {
+  const documents: Record<string, number> = { github: 28_000, monitor: 9_800, monitors: 40 };
+  const wordsOf = (t: QueryTerm) =>
+    t.prefix
+      ? new Map(Object.entries(documents).filter(([w]) => w.startsWith(t.lexeme)))
+      : t.lexeme in documents
+        ? new Map([[t.lexeme, documents[t.lexeme]!]])
+        : t.lexeme.length > 64
+          ? null
+          : new Map<string, number>();
+
+  it('walks the rarest term of each conjunction, a prefix by all its words', () => {
+    const conjunctions = tsqueryConjunctions(`'github' & 'monitor' | 'github' & 'monitor':*`)!;
+    expect(chooseDrivers(conjunctions, wordsOf)).toEqual({ words: ['monitor', 'monitors'], bound: 9_840 });
+  });
+
+  it('knows a word no skill holds matches nothing', () => {
+    expect(chooseDrivers([[exact('github'), exact('zzz')]], wordsOf)).toEqual({ words: [], bound: 0 });
+  });
+
+  it('gives up when a conjunction has no term it can count', () => {
+    expect(chooseDrivers([[exact('x'.repeat(65))]], wordsOf)).toBeNull();
+    expect(chooseDrivers([[exact('github'), exact('x'.repeat(65))]], wordsOf)).toEqual({
+      words: ['github'],
+      bound: 28_000,
+    });
+  });
+});

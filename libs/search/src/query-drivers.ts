@@ -1,0 +1,152 @@
+/**
+ * Which words a search reads first (docs/search.md, "Postings"). A document matches a full-text
+ * query only if it holds every positive term of at least one conjunction of the query's
+ * disjunctive form, so walking, for each conjunction, the postings of its rarest term visits
+ * every match, best first. These functions are the pure part: the PostgreSQL text of a
+ * tsquery → its conjunctions → the words to walk.
+ */
+
+/** A positive term of a tsquery: a lexeme, or a prefix of lexemes (`'kuber':*`). */
+export interface QueryTerm {
+  lexeme: string;
+  prefix: boolean;
+}
+
+/** Disjunctive forms past this many conjunctions are not walked (the full-text index answers them). */
+export const MAX_CONJUNCTIONS = 32;
+
+type Node = { op: 'term'; term: QueryTerm } | { op: 'not'; arg: Node } | { op: 'and' | 'or'; left: Node; right: Node };
+
+/** A tsquery's text as PostgreSQL prints it: `'a' & ( 'b' | 'c':* ) & !'d' <-> 'e'`. */
+function parse(text: string): Node {
+  let i = 0;
+  const skip = () => {
+    while (text[i] === ' ') i++;
+  };
+  const fail = (): never => {
+    throw new Error(`unexpected tsquery text at ${i}: ${text}`);
+  };
+  const operand = (): Node => {
+    skip();
+    if (text[i] === '!') {
+      i++;
+      return { op: 'not', arg: operand() };
+    }
+    if (text[i] === '(') {
+      i++;
+      const inner = or();
+      skip();
+      if (text[i] !== ')') fail();
+      i++;
+      return inner;
+    }
+    if (text[i] !== "'") fail();
+    let lexeme = '';
+    for (i++; ; i++) {
+      if (i >= text.length) fail();
+      const c = text[i]!;
+      // PostgreSQL doubles quotes and backslashes inside a lexeme.
+      if ((c === "'" || c === '\\') && text[i + 1] === c) {
+        lexeme += c;
+        i++;
+      } else if (c === "'") {
+        i++;
+        break;
+      } else lexeme += c;
+    }
+    let prefix = false;
+    if (text[i] === ':') {
+      for (i++; /[*A-D]/.test(text[i] ?? ''); i++) if (text[i] === '*') prefix = true;
+    }
+    return { op: 'term', term: { lexeme, prefix } };
+  };
+  // Precedence, tightest first: !, <-> / <N>, &, |. A phrase needs both sides, as & does.
+  const phrase = (): Node => {
+    let left = operand();
+    for (;;) {
+      skip();
+      const m = /^<(-|\d+)>/.exec(text.slice(i));
+      if (!m) return left;
+      i += m[0].length;
+      left = { op: 'and', left, right: operand() };
+    }
+  };
+  const binary = (symbol: '&' | '|', next: () => Node, op: 'and' | 'or') => (): Node => {
+    let left = next();
+    for (;;) {
+      skip();
+      if (text[i] !== symbol) return left;
+      i++;
+      left = { op, left, right: next() };
+    }
+  };
+  const and = binary('&', phrase, 'and');
+  const or = binary('|', and, 'or');
+  const root = or();
+  skip();
+  if (i !== text.length) fail();
+  return root;
+}
+
+const key = (t: QueryTerm) => `${t.prefix ? '*' : '='}${t.lexeme}`;
+
+/**
+ * The positive terms of each conjunction of the query's disjunctive form (a negation requires
+ * nothing). Null when the query is empty, when some conjunction requires no positive term (it
+ * would match documents holding none of the query's words), or past MAX_CONJUNCTIONS.
+ */
+export function tsqueryConjunctions(text: string): QueryTerm[][] | null {
+  if (!text.trim()) return null;
+  const form = (node: Node): QueryTerm[][] | null => {
+    switch (node.op) {
+      case 'term':
+        return [[node.term]];
+      case 'not':
+        return [[]];
+      case 'or': {
+        const left = form(node.left);
+        const right = left && form(node.right);
+        return left && right && left.length + right.length <= MAX_CONJUNCTIONS ? [...left, ...right] : null;
+      }
+      case 'and': {
+        const left = form(node.left);
+        const right = left && form(node.right);
+        if (!left || !right || left.length * right.length > MAX_CONJUNCTIONS) return null;
+        return left.flatMap((l) => right.map((r) => [...new Map([...l, ...r].map((t) => [key(t), t])).values()]));
+      }
+    }
+  };
+  const conjunctions = form(parse(text));
+  return conjunctions && conjunctions.every((c) => c.length > 0) ? conjunctions : null;
+}
+
+/** The indexed words a term stands for, with how many listed skills hold each; null when unknown. */
+export type TermWords = (term: QueryTerm) => ReadonlyMap<string, number> | null;
+
+export interface Drivers {
+  /** The words whose postings hold every match. */
+  words: string[];
+  /** Skills holding any of them: at least as many as match. */
+  bound: number;
+}
+
+/**
+ * For each conjunction, the term whose words the fewest skills hold; their words together.
+ * Null when some conjunction has no term whose words are known.
+ */
+export function chooseDrivers(conjunctions: QueryTerm[][], wordsOf: TermWords): Drivers | null {
+  const chosen = new Map<string, number>();
+  for (const conjunction of conjunctions) {
+    let best: ReadonlyMap<string, number> | null = null;
+    let least = Infinity;
+    for (const term of conjunction) {
+      const words = wordsOf(term);
+      if (!words) continue;
+      const documents = [...words.values()].reduce((a, b) => a + b, 0);
+      if (documents < least) [best, least] = [words, documents];
+    }
+    if (!best) return null;
+    for (const [word, documents] of best) chosen.set(word, documents);
+  }
+  return { words: [...chosen.keys()], bound: [...chosen.values()].reduce((a, b) => a + b, 0) };
+}
