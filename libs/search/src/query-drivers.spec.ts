@@ -56,22 +56,26 @@ describe('tsqueryConjunctions (texts as PostgreSQL prints them)', () => {
 
 describe('chooseDrivers', () => {
   const documents: Record<string, number> = { github: 28_000, monitor: 9_800, monitors: 40 };
-  const wordsOf = (t: QueryTerm) =>
+  const words = (t: QueryTerm) =>
     t.prefix
       ? new Map(Object.entries(documents).filter(([w]) => w.startsWith(t.lexeme)))
       : t.lexeme in documents
         ? new Map([[t.lexeme, documents[t.lexeme]!]])
-        : t.lexeme.length > 64
-          ? null
-          : new Map<string, number>();
+        : new Map<string, number>();
+  const wordsOf = (t: QueryTerm) =>
+    t.lexeme.length > 64 ? null : { words: words(t), complete: !(t.prefix && t.lexeme === 'm') };
 
   it('walks the rarest term of each conjunction, a prefix by all its words', () => {
     const conjunctions = tsqueryConjunctions(`'github' & 'monitor' | 'github' & 'monitor':*`)!;
-    expect(chooseDrivers(conjunctions, wordsOf)).toEqual({ words: ['monitor', 'monitors'], bound: 9_840 });
+    expect(chooseDrivers(conjunctions, wordsOf)).toEqual({
+      words: ['monitor', 'monitors'],
+      bound: 9_840,
+      complete: true,
+    });
   });
 
   it('knows a word no skill holds matches nothing', () => {
-    expect(chooseDrivers([[exact('github'), exact('zzz')]], wordsOf)).toEqual({ words: [], bound: 0 });
+    expect(chooseDrivers([[exact('github'), exact('zzz')]], wordsOf)).toEqual({ words: [], bound: 0, complete: true });
   });
 
   it('gives up when a conjunction has no term it can count', () => {
@@ -79,6 +83,17 @@ describe('chooseDrivers', () => {
     expect(chooseDrivers([[exact('github'), exact('x'.repeat(65))]], wordsOf)).toEqual({
       words: ['github'],
       bound: 28_000,
+      complete: true,
+    });
+  });
+
+  it('prefers a term whose words are all known, and says when they are not', () => {
+    // `m:*` stands for more words than are walked: the whole word wins even though more skills hold it.
+    expect(chooseDrivers([[prefix('m'), exact('github')]], wordsOf)).toMatchObject({ words: ['github'] });
+    expect(chooseDrivers([[prefix('m')]], wordsOf)).toEqual({
+      words: ['monitor', 'monitors'],
+      bound: 9_840,
+      complete: false,
     });
   });
 });

@@ -120,33 +120,42 @@ export function tsqueryConjunctions(text: string): QueryTerm[][] | null {
   return conjunctions && conjunctions.every((c) => c.length > 0) ? conjunctions : null;
 }
 
-/** The indexed words a term stands for, with how many listed skills hold each; null when unknown. */
-export type TermWords = (term: QueryTerm) => ReadonlyMap<string, number> | null;
+/**
+ * The indexed words a term stands for, with how many listed skills hold each, and whether they
+ * are all of them (a prefix may stand for more than are walked); null when unknown.
+ */
+export type TermWords = (term: QueryTerm) => { words: ReadonlyMap<string, number>; complete: boolean } | null;
 
 export interface Drivers {
-  /** The words whose postings hold every match. */
+  /** The words whose postings hold every match (some of them, when not `complete`). */
   words: string[];
-  /** Skills holding any of them: at least as many as match. */
+  /** Skills holding any of them: at least as many as match, when `complete`. */
   bound: number;
+  complete: boolean;
 }
 
 /**
- * For each conjunction, the term whose words the fewest skills hold; their words together.
- * Null when some conjunction has no term whose words are known.
+ * For each conjunction, the term whose words the fewest skills hold (a term whose words are all
+ * known before one whose are not); their words together. Null when some conjunction has no
+ * term whose words are known.
  */
 export function chooseDrivers(conjunctions: QueryTerm[][], wordsOf: TermWords): Drivers | null {
   const chosen = new Map<string, number>();
+  let complete = true;
   for (const conjunction of conjunctions) {
-    let best: ReadonlyMap<string, number> | null = null;
+    let best: ReturnType<TermWords> = null;
     let least = Infinity;
     for (const term of conjunction) {
-      const words = wordsOf(term);
-      if (!words) continue;
-      const documents = [...words.values()].reduce((a, b) => a + b, 0);
-      if (documents < least) [best, least] = [words, documents];
+      const known = wordsOf(term);
+      if (!known) continue;
+      const cost = (known.complete ? 0 : Number.MAX_SAFE_INTEGER / 2) + sum(known.words.values());
+      if (cost < least) [best, least] = [known, cost];
     }
     if (!best) return null;
-    for (const [word, documents] of best) chosen.set(word, documents);
+    complete &&= best.complete;
+    for (const [word, documents] of best.words) chosen.set(word, documents);
   }
-  return { words: [...chosen.keys()], bound: [...chosen.values()].reduce((a, b) => a + b, 0) };
+  return { words: [...chosen.keys()], bound: sum(chosen.values()), complete };
 }
+
+const sum = (xs: Iterable<number>) => [...xs].reduce((a, b) => a + b, 0);

@@ -3,20 +3,21 @@
  *
  * Ranking rule (the SQL lives in libs/database's SkillSearchRepository and follows this; the
  * design in its header):
- * 1. Candidates, a bounded set whatever the number of matches: the skills matching the full-text
- *    query, taken in static-score order (certified level, downloads, recency; an index order),
- *    every match when at most 1,000 do, else the top 300; plus the top 100 of those whose name
- *    contains every word (so a name match is never crowded out; trigram index). When fewer than 20 skills
- *    match, the typo fallback adds the skills matching, for each query word, the indexed words
- *    nearest it by trigram similarity (a lexicon of every word of every document, so
- *    `wether` finds names, descriptions and tools that say weather).
+ * 1. Candidates, a bounded set whatever the number of matches (docs/search.md): every match when
+ *    at most 300 do, else the best 300 by static score (certified level, downloads, recency),
+ *    plus the best 100 whose name holds the words. Common words are read from their postings
+ *    (each word's skills, best first) rather than from every match; the full-text index answers
+ *    rare words and phrases. When fewer than 20 skills match, the typo fallback adds the skills
+ *    matching, for each query word, the indexed words nearest it by trigram similarity (a
+ *    lexicon of every word of every document, so `wether` finds names, descriptions and tools
+ *    that say weather).
  * 2. Full-text: `websearch_to_tsquery('english', text)` gives quoted phrases,
  *    `-exclude` and `or`; the last word, as it may still be being typed, is also
  *    matched as a prefix (`kuber` → `kubernetes`). The document weighs the name highest
  *    (A), then the description (B), tags and capabilities (C), tool names and descriptions (D).
- * 3. Score of each candidate = 10 × ts_rank_cd of the whole words (weights D 0.1, C 0.2, B 0.4, A 1.0)
- *          + 2 × ts_rank_cd of the prefix query (a completed word outranks a mere prefix)
- *          + 5 × ts_rank_cd of the typo fallback's words (when it ran)
+ * 3. Score of each candidate = 10 × ts_rank of the whole words (weights D 0.1, C 0.2, B 0.4, A 1.0)
+ *          + 2 × ts_rank of the prefix query (a completed word outranks a mere prefix)
+ *          + 5 × ts_rank of the typo fallback's words (when it ran)
  *          + 3 × trigram similarity of the query to the whole name
  *          + 5 when the query is exactly the name.
  * 4. Ties: more downloads first, then name, then id.

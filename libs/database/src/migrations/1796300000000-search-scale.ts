@@ -25,25 +25,6 @@ const addWords = (docs: string) => `INSERT INTO "search_words" ("word")
     ON CONFLICT DO NOTHING`;
 
 /**
- * SQL: the function giving the `n` lexicon words nearest a typed one and its stem (trigram distance,
- * a GiST nearest-neighbour scan whatever the plan settings of the search calling it), at
- * similarity 0.3 or more; `where` (SQL on lexicon row `w`, or empty) says which words may be given.
- */
-export const wordNeighboursFunction = (where: string) => {
-  const only = where ? ` WHERE ${where}` : '';
-  return `CREATE OR REPLACE FUNCTION search_word_neighbours(typed text, n int) RETURNS SETOF text
-      LANGUAGE sql STABLE SET enable_indexscan = on AS $$
-        SELECT x."word" FROM (
-          (SELECT w."word", w."word" <-> typed AS d FROM "search_words" w${only} ORDER BY w."word" <-> typed LIMIT n)
-          UNION ALL
-          (SELECT w."word", w."word" <-> t."stem" AS d FROM "search_words" w,
-                  (SELECT coalesce((ts_lexize('english_stem', typed))[1], typed) AS "stem") t${only}
-            ORDER BY w."word" <-> t."stem" LIMIT n)
-        ) x WHERE x.d <= 0.7 GROUP BY x."word" ORDER BY min(x.d), x."word" LIMIT n
-      $$`;
-};
-
-/**
  * SQL: the row trigger's function. A skill that lists another version copies that version's
  * `versionColumns` (into `listed_<column>`) and its newest-policy certification; every change rescores it.
  */
@@ -72,7 +53,18 @@ export const listingRowFunction = (versionColumns: string[]) => {
 
 /** Functions as this migration defines them (migration 1796400000000 replaces them; its down() restores these). */
 export const SEARCH_SCALE_FUNCTIONS = {
-  wordNeighbours: wordNeighboursFunction(''),
+  // The indexed words nearest a typed one and its stem (trigram distance, a GiST nearest-neighbour
+  // scan whatever the plan settings of the search calling it), at similarity 0.3 or more.
+  wordNeighbours: `CREATE OR REPLACE FUNCTION search_word_neighbours(typed text, n int) RETURNS SETOF text
+      LANGUAGE sql STABLE SET enable_indexscan = on AS $$
+        SELECT x."word" FROM (
+          (SELECT w."word", w."word" <-> typed AS d FROM "search_words" w ORDER BY w."word" <-> typed LIMIT n)
+          UNION ALL
+          (SELECT w."word", w."word" <-> t."stem" AS d FROM "search_words" w,
+                  (SELECT coalesce((ts_lexize('english_stem', typed))[1], typed) AS "stem") t
+            ORDER BY w."word" <-> t."stem" LIMIT n)
+        ) x WHERE x.d <= 0.7 GROUP BY x."word" ORDER BY min(x.d), x."word" LIMIT n
+      $$`,
   listingRow: listingRowFunction(['category', 'major', 'minor', 'patch']),
   // Statement triggers: counters move by the net change of the statement's rows (a batch of
   // download counts changes no key and writes nothing); new search documents add their words.

@@ -4,7 +4,6 @@ import {
   listingDelta,
   listingRowFunction,
   SEARCH_SCALE_FUNCTIONS,
-  wordNeighboursFunction,
 } from './1796300000000-search-scale';
 
 /**
@@ -37,7 +36,19 @@ export class SearchPostings1796400000000 implements MigrationInterface {
       LANGUAGE sql IMMUTABLE AS $$ SELECT (round(score * 4) / 4)::real $$`);
 
     // The typo fallback suggests words some listed skill holds, spelt with letters only.
-    await queryRunner.query(wordNeighboursFunction(`w."documents" > 0 AND w."word" ~ '^[[:alpha:]]{3,}$'`));
+    // The typo fallback's lexicon lookup: words at trigram similarity 0.3 or more (`%`, through a
+    // GIN trigram index, a few milliseconds where the GiST nearest-neighbour scan took tens), that
+    // some listed skill holds and that are spelt with letters only, nearest first.
+    await queryRunner.query(`DROP INDEX "public"."search_words_trgm_idx"`);
+    await queryRunner.query(`CREATE INDEX "search_words_trgm_idx" ON "search_words" USING GIN ("word" gin_trgm_ops)`);
+    await queryRunner.query(`CREATE OR REPLACE FUNCTION search_word_neighbours(typed text, n int) RETURNS SETOF text
+      LANGUAGE sql STABLE SET enable_bitmapscan = on SET pg_trgm.similarity_threshold = 0.3 AS $$
+        SELECT x."word" FROM (
+          SELECT w."word", w."word" <-> t."form" AS d FROM "search_words" w,
+                 (SELECT typed AS "form" UNION SELECT coalesce((ts_lexize('english_stem', typed))[1], typed)) t
+           WHERE w."word" % t."form" AND w."documents" > 0 AND w."word" ~ '^[[:alpha:]]{3,}$'
+        ) x GROUP BY x."word" ORDER BY min(x.d), x."word" LIMIT n
+      $$`);
 
     // The row trigger copies the listed version's format too.
     await queryRunner.query(listingRowFunction(['category', 'format', 'major', 'minor', 'patch']));
@@ -98,6 +109,8 @@ export class SearchPostings1796400000000 implements MigrationInterface {
   public async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(SEARCH_SCALE_FUNCTIONS.listingStatement);
     await queryRunner.query(SEARCH_SCALE_FUNCTIONS.listingRow);
+    await queryRunner.query(`DROP INDEX "public"."search_words_trgm_idx"`);
+    await queryRunner.query(`CREATE INDEX "search_words_trgm_idx" ON "search_words" USING GIST ("word" gist_trgm_ops)`);
     await queryRunner.query(SEARCH_SCALE_FUNCTIONS.wordNeighbours);
     await queryRunner.query(`DROP FUNCTION search_posting_score(double precision)`);
     await queryRunner.query(`DROP INDEX "public"."search_words_prefix_idx"`);

@@ -31,6 +31,29 @@ describe('SkillSearchRepository', () => {
   });
   const names = async (q: Partial<SkillSearch>) => (await search.search(query(q))).rows.map((r) => r.name);
 
+  /**
+   * The postings and the lexicon's counts hold what the listed skills' documents say, as the
+   * trigger of migration 1796400000000 keeps them: one row per word (of at most 64 characters)
+   * with the skill's rounded static score and whether the word is in its name.
+   */
+  async function expectPostingsFollowSkills(): Promise<void> {
+    const expected = `SELECT w."lexeme"::text AS "word", search_posting_score(s."static_score") AS "score", s."id" AS "skill_id",
+        'A' = ANY(w."weights") AS "name"
+      FROM "skills" s, unnest(s."search_vector") w
+     WHERE s."latest_version_id" IS NOT NULL AND length(w."lexeme") <= 64`;
+    const actual = `SELECT "word"::text, "score", "skill_id", "name" FROM "search_postings"`;
+    const [{ missing, extra }] = await db.ds.query(
+      `SELECT (SELECT count(*) FROM (${expected} EXCEPT ${actual}) x)::int AS missing,
+              (SELECT count(*) FROM (${actual} EXCEPT ${expected}) x)::int AS extra`,
+    );
+    const [{ wrong }] = await db.ds.query(
+      `SELECT count(*)::int AS wrong FROM (SELECT p."word", count(*) AS n FROM "search_postings" p GROUP BY 1) p
+         FULL JOIN (SELECT "word", "documents" FROM "search_words" WHERE "documents" <> 0) w ON w."word" = p."word"
+        WHERE p."n" IS DISTINCT FROM w."documents"`,
+    );
+    expect({ missing, extra, wrong }).toEqual({ missing: 0, extra: 0, wrong: 0 });
+  }
+
   it('finds by name, description and tool text, ranks the name first, and forgives a typo in any of them', async () => {
     const author = uniqueSlug();
     await seedVersion(db.ds, { namespace: author, name: 'weather-now', description: 'Current conditions.' });
@@ -164,8 +187,17 @@ describe('SkillSearchRepository', () => {
       [first.namespaceId],
     );
     await skills.addDownloads(new Map(), new Map([[first.skillId, 1]]));
+    await expectPostingsFollowSkills();
+    // One word: its postings are its matches, and the lexicon counts them exactly.
     const word = await search.search(query({ q: 'kumquats', sort: 'relevance', limit: 5 }));
-    expect([word.totalIsEstimate, word.total > TOTAL_CAP, word.rows[0]!.name]).toEqual([true, true, first.name]);
+    expect([word.totalIsEstimate, word.total, word.rows[0]!.name]).toEqual([false, TOTAL_CAP + 1, first.name]);
+    // With a filter each posting is checked, and past the cap the total is an estimate.
+    const filtered = await search.search(query({ q: 'kumquats', category, sort: 'relevance', limit: 5 }));
+    expect([filtered.totalIsEstimate, filtered.total > TOTAL_CAP, filtered.rows[0]!.name]).toEqual([
+      true,
+      true,
+      first.name,
+    ]);
     const byAuthor = await search.search(query({ author, limit: 5 }));
     expect(byAuthor.totalIsEstimate).toBe(true);
     // The counters answer a category's list exactly, however many match.
@@ -210,6 +242,7 @@ describe('SkillSearchRepository', () => {
       await skills.setStatus(m, await skills.versionOf(m, one.skillId, '1.0.0'), 'yanked', null);
     });
     expect((await search.stats()).find((c) => c.category === `${category}-b`)).toBeUndefined();
+    await expectPostingsFollowSkills();
   });
 
   it('counts a certificate past its expiry as not certified, though no write has happened since', async () => {

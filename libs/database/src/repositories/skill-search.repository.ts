@@ -9,7 +9,16 @@
  */
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { type CursorColumn, type CursorValues, parseSearchQuery } from '@skillhub/search';
+import {
+  chooseDrivers,
+  type CursorColumn,
+  type CursorValues,
+  type ParsedSearchQuery,
+  parseSearchQuery,
+  type QueryTerm,
+  type TermWords,
+  tsqueryConjunctions,
+} from '@skillhub/search';
 import type { SkillFormat } from '@skillhub/skill-formats';
 import type { CertificationLevel } from '../entities/certification.entity';
 import { CURRENT_POLICY, certifiedNowSql, currentCertificationJoin } from './current-certification';
@@ -17,7 +26,7 @@ import { CURRENT_POLICY, certifiedNowSql, currentCertificationJoin } from './cur
 export const SEARCH_SORTS = ['relevance', 'name', 'updated', 'downloads', 'version'] as const;
 export type SearchSort = (typeof SEARCH_SORTS)[number];
 
-/** ts_rank_cd weights for D, C, B, A: tool text, tags and capabilities, description, name. */
+/** ts_rank weights for D, C, B, A: tool text, tags and capabilities, description, name. */
 const RANK_WEIGHTS = '{0.1,0.2,0.4,1.0}';
 /** The typo fallback runs only when full text finds fewer skills than this. */
 const TYPO_FALLBACK_BELOW = 20;
@@ -25,10 +34,18 @@ const TYPO_FALLBACK_BELOW = 20;
 const CANDIDATES = 300;
 /** Candidates whose name contains every word, added to those of any field. */
 const NAME_CANDIDATES = 100;
+/** A prefix standing for more indexed words than this is not walked (the full-text index answers it). */
+const MAX_EXPANSIONS = 8;
+/** At most this many words are walked at once. */
+const MAX_WALKED_WORDS = 16;
+/** Postings a checked walk reads at most (each joined to its skill). */
+const WALK_BUDGET = 1000;
+/** Words longer than this have no postings (migration 1796400000000). */
+const MAX_WORD_LENGTH = 64;
 /** Indexed words tried for each word of a misspelt query. */
 const FUZZY_ALTERNATIVES = 5;
-/** `total` is exact up to this; above it, the planner's estimate, flagged as one. */
-export const TOTAL_CAP = 1000;
+/** `total` is exact up to this; above it, an estimate, flagged as one. */
+export const TOTAL_CAP = CANDIDATES;
 
 /**
  * SQL: listed skill `s` holds a certificate now, from the columns the triggers copy from its
@@ -157,14 +174,33 @@ interface Total {
   totalIsEstimate: boolean;
 }
 
+/** A search's tsqueries as text: whole words, the prefix branch (null without one), and both. */
+interface Tsqueries {
+  exact: string;
+  prefix: string | null;
+  text: string;
+}
+
+/** What a postings walk found: the candidates to rank and the total. */
+interface Walked {
+  ids: string[];
+  total: Total;
+}
+
+/** SQL: plan settings for the rest of a search's transaction (SET LOCAL lasts until COMMIT). */
+const planSettings = (on: Record<'seqscan' | 'indexscan' | 'bitmapscan' | 'hashjoin' | 'mergejoin', boolean>) =>
+  `SELECT ${Object.entries(on)
+    .map(([k, v]) => `set_config('enable_${k}', '${v ? 'on' : 'off'}', true)`)
+    .join(', ')}, set_config('max_parallel_workers_per_gather', '0', true)`;
 /**
- * Plan settings for the rest of a search's transaction. The full-text index alone (a bitmap:
- * no table scan, no index order walked in hope of matches), while the matches may be few;
- * an index order cut short (the static score's or the sort's) once they are known to be many.
+ * No parallel workers (starting them costs more than a search). The full-text index alone (a
+ * bitmap: no table scan, no index order walked in hope of matches) while the matches may be few; an index order cut short (the static score's or the sort's) once
+ * they are known to be many; postings walked best first, each joined to its skill by key.
  */
 const PLAN_BY_INDEX = {
-  fullText: `SELECT set_config('enable_seqscan', 'off', true), set_config('enable_indexscan', 'off', true)`,
-  order: `SELECT set_config('enable_bitmapscan', 'off', true), set_config('enable_indexscan', 'on', true)`,
+  fullText: planSettings({ seqscan: false, indexscan: false, bitmapscan: true, hashjoin: true, mergejoin: true }),
+  order: planSettings({ seqscan: false, indexscan: true, bitmapscan: false, hashjoin: true, mergejoin: true }),
+  postings: planSettings({ seqscan: false, indexscan: true, bitmapscan: false, hashjoin: false, mergejoin: false }),
 };
 
 interface SortPlan {
@@ -233,6 +269,58 @@ const QUOTED_WORD = `'''' || replace(replace(w."word", '\\', '\\\\'), '''', ''''
 
 const and = (conds: readonly string[]): string => conds.map((c) => ` AND ${c}`).join('');
 
+/**
+ * How many of `listed` skills a query likely matches, were its words independent: per
+ * conjunction, the listed skills times each term's share.
+ */
+function likelyMatches(conjunctions: QueryTerm[][], wordsOf: TermWords, listed: number): number {
+  let total = 0;
+  for (const conjunction of conjunctions) {
+    let share = 1;
+    for (const term of conjunction) {
+      const known = wordsOf(term);
+      if (known) share *= Math.min(1, [...known.words.values()].reduce((a, b) => a + b, 0) / Math.max(1, listed));
+    }
+    total += share * listed;
+  }
+  return total;
+}
+
+/** SQL: skill `s` lists a version (search postings hold such skills only). */
+const LISTED = 's."latest_version_id" IS NOT NULL';
+
+/**
+ * The filters of `query` with their values added to `params`: on `skills` alone (for a listed
+ * page, the version's filters inside one EXISTS), and on an every-version page, those on each
+ * version and its certification. Listedness itself is not among them (LISTED).
+ */
+function conditions(query: SkillSearch, params: Params): { skill: string[]; version: string[] } {
+  const skill: string[] = [];
+  if (query.author) {
+    skill.push(`s."namespace_id" = (SELECT n."id" FROM "namespaces" n WHERE n."slug" = ${params.add(query.author)})`);
+  }
+  const version: string[] = [];
+  if (query.capabilities?.length) version.push(`v."capabilities" @> ${params.add(query.capabilities)}::text[]`);
+  if (query.tags?.length) version.push(`v."tags" && ${params.add(query.tags)}::text[]`);
+  if (query.allVersions) {
+    if (query.format) version.push(`v."format" = ${params.add(query.format)}`);
+    if (query.category) version.push(`v."category" = ${params.add(query.category)}`);
+    if (query.certified !== undefined) {
+      version.push(query.certified ? CERTIFIED_NOW : `NOT coalesce(${CERTIFIED_NOW}, false)`);
+    }
+    return { skill, version };
+  }
+  if (query.format) skill.push(`s."listed_format" = ${params.add(query.format)}`);
+  if (query.category) skill.push(`s."listed_category" = ${params.add(query.category)}`);
+  if (query.certified !== undefined) {
+    skill.push(query.certified ? LISTED_CERTIFIED_NOW : `NOT coalesce(${LISTED_CERTIFIED_NOW}, false)`);
+  }
+  if (version.length) {
+    skill.push(`EXISTS (SELECT 1 FROM "skill_versions" v WHERE v."id" = s."latest_version_id"${and(version)})`);
+  }
+  return { skill, version: [] };
+}
+
 @Injectable()
 export class SkillSearchRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -242,37 +330,9 @@ export class SkillSearchRepository {
     const plan = sortPlan(query.sort, allVersions);
     const q = query.q?.trim() ? query.q : undefined;
     const params = new Params();
-
-    // Conditions on `skills` alone, which pick search candidates too; on an every-version page,
-    // those on the version and its certification apply to each version.
-    const skillConds: string[] = [];
-    if (query.author) {
-      skillConds.push(
-        `s."namespace_id" = (SELECT n."id" FROM "namespaces" n WHERE n."slug" = ${params.add(query.author)})`,
-      );
-    }
-    const versionConds: string[] = [];
-    if (query.format) versionConds.push(`v."format" = ${params.add(query.format)}`);
-    if (query.capabilities?.length) versionConds.push(`v."capabilities" @> ${params.add(query.capabilities)}::text[]`);
-    if (query.tags?.length) versionConds.push(`v."tags" && ${params.add(query.tags)}::text[]`);
-    if (allVersions) {
-      if (query.category) versionConds.push(`v."category" = ${params.add(query.category)}`);
-      if (query.certified !== undefined) {
-        versionConds.push(query.certified ? CERTIFIED_NOW : `NOT coalesce(${CERTIFIED_NOW}, false)`);
-      }
-    } else {
-      skillConds.push('s."latest_version_id" IS NOT NULL');
-      if (query.category) skillConds.push(`s."listed_category" = ${params.add(query.category)}`);
-      if (query.certified !== undefined) {
-        skillConds.push(query.certified ? LISTED_CERTIFIED_NOW : `NOT coalesce(${LISTED_CERTIFIED_NOW}, false)`);
-      }
-      if (versionConds.length) {
-        skillConds.push(
-          `EXISTS (SELECT 1 FROM "skill_versions" v WHERE v."id" = s."latest_version_id"${and(versionConds)})`,
-        );
-        versionConds.length = 0;
-      }
-    }
+    const filters = conditions(query, params);
+    const versionConds = filters.version;
+    const skillConds = allVersions ? filters.skill : [...filters.skill, LISTED];
     const { start } = query;
     const offset = 'offset' in start ? start.offset : 0;
     if (!q) return this.page(this.dataSource.manager, query, plan, params, skillConds, versionConds, null, offset);
@@ -280,47 +340,48 @@ export class SkillSearchRepository {
     // With text, one transaction: its settings choose the plan (SET LOCAL lasts until COMMIT).
     return this.dataSource.transaction(async (m) => {
       const parsed = parseSearchQuery(q);
-      const exact = `websearch_to_tsquery('english', ${params.add(parsed.text)})`;
-      // The last word as typed so far: matched as a prefix too, but ranked below whole words,
-      // so `servings` prefers a skill that says "servings" over one that says "services".
-      const prefix = parsed.prefix
-        ? `(websearch_to_tsquery('english', ${params.add(parsed.textBeforePrefix)}) && to_tsquery('english', ${params.add(`${parsed.prefix}:*`)}))`
-        : null;
-      const fullText = `s."search_vector" @@ ${prefix ? `(${exact} || ${prefix})` : exact}`;
+      // Each query once as text, then a constant of every statement (not a function call per row).
+      const texts = await this.tsqueries(m, parsed);
+      const relevance = query.sort === 'relevance' && !allVersions;
+      const ranked = (walked: Walked, fuzzy: string | null) => {
+        const p = new Params();
+        const candidates = this.ranking(p, parsed, texts, fuzzy, walked.ids);
+        return this.page(m, query, plan, p, [], [], candidates, offset, { matchParams: 0, total: walked.total });
+      };
+
+      // Common words: their postings, best first (docs/search.md).
+      const walked = relevance ? await this.walk(m, query, texts.text, parsed, TYPO_FALLBACK_BELOW) : null;
+      if (walked) return ranked(walked, null);
+
       // How many match, counted up to the cap through the full-text index alone. The planner
       // cannot tell a rare word from a common one (a prefix's selectivity is a guess), so the
       // count, not the planner, picks the plan: every match when they are few, an index order
       // cut short when they are many.
+      const text = `${params.add(texts.text)}::tsquery`;
+      const fullText = `s."search_vector" @@ ${text}`;
       await m.query(PLAN_BY_INDEX.fullText);
-      const probe = await this.probe(m, params, fullText + and(skillConds), parsed.fuzzyWords, parsed.nameWords);
-      const fuzzy = probe.fuzzy ? `to_tsquery('simple', ${params.add(probe.fuzzy)})` : null;
-      const match = fuzzy ? `(${fullText} OR s."search_vector" @@ ${fuzzy})` : fullText;
+      const probe = await this.probe(m, params, text, fullText + and(skillConds), parsed.fuzzyWords, parsed.nameWords);
+      if (probe.fuzzy !== null && relevance) {
+        // A misspelling of a common word: the fallback's words are walked in their turn.
+        const corrected = await this.walk(m, query, probe.corrected!, parsed, 0);
+        if (corrected) return ranked(corrected, probe.fuzzy);
+        await m.query(PLAN_BY_INDEX.fullText);
+      }
+      const fuzzy = probe.fuzzy === null ? null : `${params.add(probe.fuzzy)}::tsquery`;
+      const match = fuzzy ? `s."search_vector" @@ (${text} || ${fuzzy})` : fullText;
       const matchParams = params.values.length;
       const many = probe.hits > TOTAL_CAP;
       if (many) await m.query(PLAN_BY_INDEX.order);
 
       let candidates: string | null = null;
       if (query.sort === 'relevance') {
-        const trgm = params.add(parsed.trigram);
-        const rank = (tsquery: string, weight: number) =>
-          `${weight} * ts_rank_cd('${RANK_WEIGHTS}', s."search_vector", ${tsquery})`;
-        const score = [
-          rank(exact, 10),
-          prefix ? rank(prefix, 2) : null,
-          fuzzy ? rank(fuzzy, 5) : null,
-          `3 * similarity(${trgm}, s."name")`,
-          `CASE WHEN s."name" = ${trgm} THEN 5 ELSE 0 END`,
-        ]
-          .filter(Boolean)
-          .join(' + ');
         // Bounded candidates (libs/search, rule 1): every match when there are at most TOTAL_CAP,
         // else the top of the static order, and of the name matches, each an index order cut short.
         const branch = (cond: string, limit: number) =>
           `(SELECT s."id" FROM "skills" s WHERE ${cond}${and(skillConds)}${many ? ' ORDER BY s."static_score" DESC' : ''} LIMIT ${limit})`;
         const branches = [branch(match, many ? CANDIDATES : TOTAL_CAP)];
         if (many && probe.names.length) branches.push(`(SELECT unnest(${params.add(probe.names)}::uuid[]))`);
-        candidates = `WITH "hits" AS (${branches.join(' UNION ')}),
-          "cand" AS (SELECT s."id", ${score} AS "score" FROM "hits" h JOIN "skills" s ON s."id" = h."id")`;
+        candidates = this.ranking(params, parsed, texts, probe.fuzzy, branches.join(' UNION '));
       }
       // Few and no fallback: the probe counted them all; many: the estimate; else a capped count.
       const total = many ? 'estimate' : fuzzy ? null : { total: probe.hits, totalIsEstimate: false };
@@ -329,6 +390,192 @@ export class SkillSearchRepository {
         total,
       });
     });
+  }
+
+  /** The search's tsqueries as PostgreSQL prints them: whole words, the prefix branch, and both. */
+  private async tsqueries(m: EntityManager, parsed: ParsedSearchQuery): Promise<Tsqueries> {
+    const exact = `websearch_to_tsquery('english', $1)`;
+    const prefix = parsed.prefix ? `(websearch_to_tsquery('english', $2) && to_tsquery('english', $3))` : null;
+    const [row]: Tsqueries[] = await m.query(
+      `SELECT ${exact}::text AS exact, ${prefix ?? 'NULL'}::text AS prefix, ${prefix ? `(${exact} || ${prefix})` : exact}::text AS text`,
+      prefix ? [parsed.text, parsed.textBeforePrefix, `${parsed.prefix}:*`] : [parsed.text],
+    );
+    return row!;
+  }
+
+  /**
+   * The `cand` CTE relevance ranks: the skills of `ids` (an array of ids, or SQL giving a column
+   * of them) with their score (libs/search, rules 3 and 4); `fuzzyText` is the typo fallback's words.
+   */
+  private ranking(
+    params: Params,
+    parsed: ParsedSearchQuery,
+    texts: Tsqueries,
+    fuzzyText: string | null,
+    ids: string[] | string,
+  ): string {
+    const exact = `${params.add(texts.exact)}::tsquery`;
+    const prefix = texts.prefix === null ? null : `${params.add(texts.prefix)}::tsquery`;
+    const fuzzy = fuzzyText === null ? null : `${params.add(fuzzyText)}::tsquery`;
+    const trgm = params.add(parsed.trigram);
+    const rank = (tsquery: string, weight: number) =>
+      `${weight} * ts_rank('${RANK_WEIGHTS}', s."search_vector", ${tsquery})`;
+    const score = [
+      rank(exact, 10),
+      prefix ? rank(prefix, 2) : null,
+      fuzzy ? rank(fuzzy, 5) : null,
+      `3 * similarity(${trgm}, s."name")`,
+      `CASE WHEN s."name" = ${trgm} THEN 5 ELSE 0 END`,
+    ]
+      .filter(Boolean)
+      .join(' + ');
+    const hits = typeof ids === 'string' ? ids : `SELECT unnest(${params.add(ids)}::uuid[]) AS "id"`;
+    return `WITH "hits" AS (${hits}),
+      "cand" AS (SELECT s."id", ${score} AS "score" FROM "hits" h JOIN "skills" s ON s."id" = h."id")`;
+  }
+
+  /**
+   * The postings walk (docs/search.md). For each conjunction of `tsquery` (a tsquery's text), the
+   * words of its rarest term; their postings merged best first. When those postings are the
+   * matches (single terms, every word walked, no filter) the best CANDIDATES of them are read
+   * alone; else at most WALK_BUDGET of them, each joined to its skill by key to check the query
+   * and filters, until TOTAL_CAP + 1 match. Gives the candidates (with the best NAME_CANDIDATES
+   * name matches) and the total. Null, for the full-text index to answer, when the query cannot
+   * be walked, holds a phrase, is likely to match at most TOTAL_CAP skills, or when the walk
+   * finds fewer than `fallbackBelow` (then, with the budget spent, the full-text index counts).
+   */
+  private async walk(
+    m: EntityManager,
+    search: SkillSearch,
+    tsquery: string,
+    parsed: ParsedSearchQuery,
+    fallbackBelow: number,
+  ): Promise<Walked | null> {
+    const conjunctions = /<(-|\d+)>/.test(tsquery) ? null : tsqueryConjunctions(tsquery);
+    if (!conjunctions) return null;
+    const { wordsOf, listed } = await this.termWords(m, conjunctions);
+    const drivers = chooseDrivers(conjunctions, wordsOf);
+    if (!drivers || drivers.bound <= TOTAL_CAP || drivers.words.length > MAX_WALKED_WORDS) return null;
+    const several = conjunctions.some((c) => c.length > 1);
+    if (several && likelyMatches(conjunctions, wordsOf, listed) <= TOTAL_CAP) return null;
+
+    // Each statement numbers its own values: the filters', the query's, then its own.
+    const statement = (withQuery = true) => {
+      const params = new Params();
+      const filters = conditions(search, params).skill;
+      return { params, filters, query: withQuery ? `${params.add(tsquery)}::tsquery` : '' };
+    };
+    // The words' postings are the matches: single terms, every word walked, no filter.
+    const unchecked =
+      drivers.complete && conjunctions.every((c) => c.length === 1) && !conditions(search, new Params()).skill.length;
+    const { params, filters, query } = statement(!unchecked);
+    // Names of several words: the trigram index finds the skills whose name holds them all.
+    const nameMatches = parsed.nameWords.length > 1 ? await this.nameMatches(m, statement(), parsed.nameWords) : [];
+    const words = drivers.words.map((w) => params.add(w));
+    /** The words' postings (in names only, or all) merged best first, at most `budget` of them. */
+    const merged = (names: boolean, budget: number) =>
+      `(SELECT * FROM (${words
+        .map(
+          (w) => `(SELECT p."skill_id", p."score" FROM "search_postings" p
+          WHERE p."word" = ${w}${names ? ' AND p."name"' : ''} ORDER BY p."score" DESC, p."skill_id" DESC)`,
+        )
+        .join(' UNION ALL ')}) u ORDER BY u."score" DESC, u."skill_id" DESC LIMIT ${budget})`;
+    /** Up to `limit` matches among `budget` postings (a skill may come once per word it holds). */
+    const walk = (names: boolean, budget: number, limit: number) =>
+      unchecked
+        ? `SELECT p."skill_id" AS "id" FROM ${merged(names, limit)} p`
+        : `SELECT p."skill_id" AS "id" FROM ${merged(names, budget)} p JOIN "skills" s ON s."id" = p."skill_id"
+            WHERE s."search_vector" @@ ${query}${and(filters)} ORDER BY p."score" DESC, p."skill_id" DESC LIMIT ${limit}`;
+    const names =
+      parsed.nameWords.length === 1
+        ? `(SELECT array_agg(DISTINCT n."id") FROM (${walk(true, 3 * NAME_CANDIDATES, NAME_CANDIDATES)}) n)`
+        : 'NULL::uuid[]';
+    await m.query(PLAN_BY_INDEX.postings);
+    const [row]: Array<{ read: number; ids: string[] | null; names: string[] | null }> = await m.query(
+      `WITH "walk" AS (SELECT w."id", row_number() OVER () AS "i" FROM (${walk(false, WALK_BUDGET, unchecked ? 2 * CANDIDATES : TOTAL_CAP + 1)}) w)
+       SELECT (SELECT count(*)::int FROM "walk") AS "read",
+              (SELECT array_agg(f."id" ORDER BY f."i") FROM (SELECT "id", min("i") AS "i" FROM "walk" GROUP BY "id") f) AS "ids",
+              ${names} AS "names"`,
+      params.values,
+    );
+    const ids = row!.ids ?? [];
+    const saturated = unchecked || row!.read > TOTAL_CAP;
+    // The budget may have run out before every posting was read.
+    const cut = !unchecked && drivers.bound > WALK_BUDGET;
+    const exact = drivers.complete && !saturated && !cut;
+    if (!exact && !saturated && ids.length < TYPO_FALLBACK_BELOW) return null;
+    if (exact && ids.length < fallbackBelow) return null;
+    let total: Total;
+    if (unchecked && drivers.words.length === 1) total = { total: drivers.bound, totalIsEstimate: false };
+    else if (exact) total = { total: ids.length, totalIsEstimate: false };
+    else if (!saturated) {
+      // The share of the budget that matched, of every posting of the words.
+      const estimate = Math.round((ids.length / WALK_BUDGET) * drivers.bound);
+      total = { total: Math.max(TOTAL_CAP + 1, estimate), totalIsEstimate: true };
+    } else {
+      const e = statement();
+      const matching = `FROM "skills" s WHERE s."search_vector" @@ ${e.query}${and([...e.filters, LISTED])}`;
+      total = await this.estimatedTotal(m, matching, e.params.values);
+    }
+    return { ids: [...new Set([...ids.slice(0, CANDIDATES), ...(row!.names ?? []), ...nameMatches])], total };
+  }
+
+  /**
+   * For each term of `conjunctions`, the lexicon words it stands for and how many listed skills
+   * hold each: a whole word itself (none if no skill holds it); a prefix, the words starting so,
+   * its MAX_EXPANSIONS most held if there are more (then incomplete); unknown for a word too long
+   * to be indexed. A prefix's hyphenated words (`weather-sync`) are left out: a document holding
+   * one holds its parts too. The lookups are ranges of the lexicon's pattern index.
+   */
+  private async termWords(
+    m: EntityManager,
+    conjunctions: QueryTerm[][],
+  ): Promise<{ wordsOf: TermWords; listed: number }> {
+    const id = (t: QueryTerm) => `${t.prefix}:${t.lexeme}`;
+    const terms = [...new Map(conjunctions.flat().map((t) => [id(t), t])).values()].filter(
+      (t) => [...t.lexeme].length <= MAX_WORD_LENGTH,
+    );
+    const rows: Array<{ i: number; word: string; documents: number; more: boolean }> = await m.query(
+      `SELECT t."i", w."word", w."documents", w."n" > ${MAX_EXPANSIONS} AS "more"
+         FROM unnest($1::text[], $2::boolean[]) WITH ORDINALITY t("lexeme", "prefix", "i")
+       CROSS JOIN LATERAL (
+         (SELECT w."word", w."documents", 1 AS "n" FROM "search_words" w
+           WHERE NOT t."prefix" AND w."word" ~>=~ t."lexeme" AND w."word" ~<=~ t."lexeme")
+         UNION ALL
+         (SELECT w."word", w."documents", count(*) OVER () AS "n" FROM "search_words" w
+           WHERE t."prefix" AND w."word" ~>=~ t."lexeme" AND w."word" ~<~ (t."lexeme" || chr(1114111))
+             AND w."documents" > 0 AND strpos(w."word", '-') = 0
+           ORDER BY w."documents" DESC, w."word" LIMIT ${MAX_EXPANSIONS})
+       ) w WHERE w."documents" > 0`,
+      [terms.map((t) => t.lexeme), terms.map((t) => t.prefix)],
+    );
+    const found = new Map(terms.map((t) => [id(t), { words: new Map<string, number>(), complete: true }]));
+    for (const r of rows) {
+      const entry = found.get(id(terms[Number(r.i) - 1]!))!;
+      entry.words.set(r.word, r.documents);
+      if (r.more) entry.complete = false;
+    }
+    // Listed skills, for the likely share of a conjunction of several terms.
+    const [{ listed }]: Array<{ listed: number }> = conjunctions.some((c) => c.length > 1)
+      ? await m.query(`SELECT coalesce(sum("skills"), 0)::int AS listed FROM "listing_counters"`)
+      : [{ listed: 0 }];
+    return { wordsOf: (t) => found.get(id(t)) ?? null, listed };
+  }
+
+  /** The best NAME_CANDIDATES matches of a statement's query whose name holds every word (trigram index). */
+  private async nameMatches(
+    m: EntityManager,
+    { params, filters, query }: { params: Params; filters: string[]; query: string },
+    words: string[],
+  ): Promise<string[]> {
+    // One ILIKE a word, so the trigram index ANDs them (it cannot read an array).
+    const names = words.map((w) => `s."name" ILIKE ${params.add(`%${w}%`)}`).join(' AND ');
+    const rows: Array<{ id: string }> = await m.query(
+      `SELECT s."id" FROM (SELECT * FROM "skills" s WHERE ${names} AND ${LISTED} OFFSET 0) s
+        WHERE s."search_vector" @@ ${query}${and(filters)} ORDER BY s."static_score" DESC LIMIT ${NAME_CANDIDATES}`,
+      params.values,
+    );
+    return rows.map((r) => r.id);
   }
 
   /** One page and its total: `candidates` (a `cand` CTE of ids and scores) when relevance ranks them. */
@@ -421,29 +668,32 @@ export class SkillSearchRepository {
   private async probe(
     m: EntityManager,
     params: Params,
+    text: string,
     fullText: string,
     words: string[],
     nameWords: string[],
-  ): Promise<{ hits: number; fuzzy: string | null; names: string[] }> {
+  ): Promise<{ hits: number; fuzzy: string | null; corrected: string | null; names: string[] }> {
     const values = [...params.values, words, nameWords.map((w) => `%${w}%`)];
-    const [row]: Array<{ hits: number; fuzzy: string | null; names: string[] | null }> = await m.query(
-      `WITH "hits" AS (SELECT count(*)::int AS "n" FROM (SELECT 1 FROM "skills" s WHERE ${fullText} LIMIT ${TOTAL_CAP + 1}) capped)
-       SELECT h."n" AS hits,
-         CASE WHEN h."n" > ${TOTAL_CAP} AND cardinality($${values.length}::text[]) > 0
-           THEN (SELECT array_agg(t."id") FROM (SELECT s."id" FROM "skills" s
-                  WHERE s."name" ILIKE ALL ($${values.length}::text[]) AND ${fullText}
-                  ORDER BY s."static_score" DESC LIMIT ${NAME_CANDIDATES}) t)
-         END AS names,
-         CASE WHEN h."n" < ${TYPO_FALLBACK_BELOW}
-         THEN (SELECT string_agg(g."alternatives", ' & ') FROM (
-                 SELECT '(' || string_agg(${QUOTED_WORD}, ' | ') || ')' AS "alternatives"
-                   FROM unnest($${values.length - 1}::text[]) WITH ORDINALITY q("word", "i")
-                   CROSS JOIN LATERAL search_word_neighbours(q."word", ${FUZZY_ALTERNATIVES}) w("word")
-                  GROUP BY q."i") g)
-       END AS fuzzy FROM "hits" h`,
-      values,
-    );
-    return { hits: row!.hits, fuzzy: row!.fuzzy, names: row!.names ?? [] };
+    const [row]: Array<{ hits: number; fuzzy: string | null; corrected: string | null; names: string[] | null }> =
+      await m.query(
+        `WITH "hits" AS (SELECT count(*)::int AS "n" FROM (SELECT 1 FROM "skills" s WHERE ${fullText} LIMIT ${TOTAL_CAP + 1}) capped)
+         SELECT h."n" AS hits,
+           CASE WHEN h."n" > ${TOTAL_CAP} AND cardinality($${values.length}::text[]) > 0
+             THEN (SELECT array_agg(t."id") FROM (SELECT s."id" FROM "skills" s
+                    WHERE s."name" ILIKE ALL ($${values.length}::text[]) AND ${fullText}
+                    ORDER BY s."static_score" DESC LIMIT ${NAME_CANDIDATES}) t)
+           END AS names,
+           f."q"::text AS fuzzy, (${text} || f."q")::text AS corrected
+         FROM "hits" h CROSS JOIN LATERAL (SELECT CASE WHEN h."n" < ${TYPO_FALLBACK_BELOW}
+           THEN to_tsquery('simple', (SELECT string_agg(g."alternatives", ' & ') FROM (
+                   SELECT '(' || string_agg(${QUOTED_WORD}, ' | ') || ')' AS "alternatives"
+                     FROM unnest($${values.length - 1}::text[]) WITH ORDINALITY q("word", "i")
+                     CROSS JOIN LATERAL search_word_neighbours(q."word", ${FUZZY_ALTERNATIVES}) w("word")
+                    GROUP BY q."i") g))
+         END AS "q") f`,
+        values,
+      );
+    return { hits: row!.hits, fuzzy: row!.fuzzy, corrected: row!.corrected, names: row!.names ?? [] };
   }
 
   /** `total` of a list the counters answer (no text; filtered by category and certification only), else null. */
