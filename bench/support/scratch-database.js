@@ -21,4 +21,42 @@ async function withScratchDatabase(work) {
   }
 }
 
-module.exports = { withScratchDatabase };
+/**
+ * Runs `work(url, fresh)` on database `name`, created when missing (then `fresh` is true) and
+ * kept afterwards: for a catalogue too slow to seed at every run. `dropDatabase(name)` ends it.
+ */
+async function withKeptDatabase(name, work) {
+  const admin = new Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  let fresh = false;
+  try {
+    const { rowCount } = await admin.query(`SELECT 1 FROM pg_database WHERE datname = $1`, [name]);
+    if (!rowCount) {
+      await admin.query(`CREATE DATABASE "${name}"`);
+      fresh = true;
+    }
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  try {
+    return await work(url.toString(), fresh);
+  } catch (err) {
+    // A seed that did not finish is not kept.
+    if (fresh) await dropDatabase(name);
+    throw err;
+  }
+}
+
+async function dropDatabase(name) {
+  const admin = new Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+}
+
+module.exports = { withScratchDatabase, withKeptDatabase, dropDatabase };

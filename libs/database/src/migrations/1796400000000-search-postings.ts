@@ -38,9 +38,12 @@ export class SearchPostings1796400000000 implements MigrationInterface {
     // The typo fallback suggests words some listed skill holds, spelt with letters only.
     // The typo fallback's lexicon lookup: words at trigram similarity 0.3 or more (`%`, through a
     // GIN trigram index, a few milliseconds where the GiST nearest-neighbour scan took tens), that
-    // some listed skill holds and that are spelt with letters only, nearest first.
+    // some listed skill holds and that are spelt with letters only, nearest first. New words are
+    // rare and lookups hot: no pending list, which every lookup would read until a vacuum.
     await queryRunner.query(`DROP INDEX "public"."search_words_trgm_idx"`);
-    await queryRunner.query(`CREATE INDEX "search_words_trgm_idx" ON "search_words" USING GIN ("word" gin_trgm_ops)`);
+    await queryRunner.query(
+      `CREATE INDEX "search_words_trgm_idx" ON "search_words" USING GIN ("word" gin_trgm_ops) WITH (fastupdate = off)`,
+    );
     await queryRunner.query(`CREATE OR REPLACE FUNCTION search_word_neighbours(typed text, n int) RETURNS SETOF text
       LANGUAGE sql STABLE SET enable_bitmapscan = on SET pg_trgm.similarity_threshold = 0.3 AS $$
         SELECT x."word" FROM (
@@ -55,45 +58,49 @@ export class SearchPostings1796400000000 implements MigrationInterface {
 
     // Statement trigger. Counters as before; postings and word counts from the rows whose
     // document, listing or rounded score changed (a skill is indexed while it lists a version).
-    /** The posting score of row `r`, null while it lists nothing. */
+    /** SQL: the posting score of row `r`, null while it lists nothing. */
     const indexed = (r: string) =>
       `CASE WHEN ${r}."latest_version_id" IS NOT NULL AND ${r}."search_vector" IS NOT NULL THEN search_posting_score(${r}."static_score") END`;
-    /** One row per indexed word of `rows` (id, search_vector, score; score null = not indexed). */
+    /** SQL: one row per indexed word of `rows` (with columns id, search_vector and score, null when not indexed). */
     const wordsOf = (rows: string) => `SELECT x."id", x."score", w."lexeme" AS "word", 'A' = ANY(w."weights") AS "name"
         FROM (${rows}) x, unnest(x."search_vector") w WHERE x."score" IS NOT NULL AND length(w."lexeme") <= 64`;
-    const addPostings = (rows: string) => `INSERT INTO "search_postings" ("word", "score", "skill_id", "name")
-        SELECT p."word", p."score", p."id", p."name" FROM (${wordsOf(rows)}) p`;
-    const removePostings = (rows: string) => `DELETE FROM "search_postings" s USING (${wordsOf(rows)}) p
-        WHERE s."word" = p."word" AND s."score" = p."score" AND s."skill_id" = p."id"`;
+    const scored = (rows: string) => `SELECT r."id", r."search_vector", ${indexed('r')} AS "score" FROM ${rows} r`;
     // In word order, so concurrent writers lock the lexicon's rows in one order.
     const countWords = (signed: string) => `INSERT INTO "search_words" ("word", "documents")
         SELECT d."word", sum(d."n") FROM (${signed}) d GROUP BY d."word" HAVING sum(d."n") <> 0 ORDER BY d."word"
         ON CONFLICT ("word") DO UPDATE SET "documents" = "search_words"."documents" + EXCLUDED."documents"`;
-    const signedWords = (rows: string, sign: number) => `SELECT p."word", ${sign} AS "n" FROM (${wordsOf(rows)}) p`;
-    const scored = (rows: string) => `SELECT r."id", r."search_vector", ${indexed('r')} AS "score" FROM ${rows} r`;
-    // Updated rows whose postings change (document or rounded score), and of those, whose words count changes.
-    const changed = (
-      side: 'o' | 'n',
-      documentsOnly: boolean,
-    ) => `SELECT ${side}."id", ${side}."search_vector", ${indexed(side)} AS "score"
-        FROM "old_rows" o JOIN "new_rows" n ON n."id" = o."id"
-       WHERE o."search_vector" IS DISTINCT FROM n."search_vector"
-          OR ${documentsOnly ? `(${indexed('o')} IS NULL) <> (${indexed('n')} IS NULL)` : `${indexed('o')} IS DISTINCT FROM ${indexed('n')}`}`;
+    const addPostings = (words: string) => `INSERT INTO "search_postings" ("word", "score", "skill_id", "name")
+        SELECT p."word", p."score", p."id", p."name" FROM (${words}) p
+        ON CONFLICT ("word", "score", "skill_id") DO UPDATE SET "name" = EXCLUDED."name"`;
+    const removePostings = (keys: string) => `DELETE FROM "search_postings" s USING (${keys}) p
+        WHERE s."word" = p."word" AND s."score" = p."score" AND s."skill_id" = p."id"`;
+    // Inserted or deleted rows add or remove all their words. Updated rows move only the
+    // difference between their words before and after (a new score moves them all); the pairs
+    // and words are materialized first, so no plan joins the transition tables once per row.
+    const updated = `WITH "pairs" AS MATERIALIZED (
+          SELECT o."id", o."search_vector" AS "before", ${indexed('o')} AS "was", n."search_vector" AS "after", ${indexed('n')} AS "is"
+            FROM "old_rows" o JOIN "new_rows" n ON n."id" = o."id"
+           WHERE o."search_vector" IS DISTINCT FROM n."search_vector" OR ${indexed('o')} IS DISTINCT FROM ${indexed('n')}),
+        "before" AS MATERIALIZED (${wordsOf('SELECT "id", "before" AS "search_vector", "was" AS "score" FROM "pairs"')}),
+        "after" AS MATERIALIZED (${wordsOf('SELECT "id", "after" AS "search_vector", "is" AS "score" FROM "pairs"')}),
+        "removed" AS (${removePostings(`SELECT "word", "score", "id" FROM "before" EXCEPT SELECT "word", "score", "id" FROM "after"`)}),
+        "added" AS (${addPostings('SELECT * FROM "after" EXCEPT SELECT * FROM "before"')})
+      ${countWords(`SELECT x."word", 1 AS "n" FROM (SELECT "id", "word" FROM "after" EXCEPT SELECT "id", "word" FROM "before") x
+                    UNION ALL
+                    SELECT x."word", -1 AS "n" FROM (SELECT "id", "word" FROM "before" EXCEPT SELECT "id", "word" FROM "after") x`)}`;
     await queryRunner.query(`CREATE OR REPLACE FUNCTION skills_listing_statement() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
         IF TG_OP = 'INSERT' THEN
           ${applyListingCounters(listingDelta('"new_rows"', 1))};
-          ${addPostings(scored('"new_rows"'))};
-          ${countWords(signedWords(scored('"new_rows"'), 1))};
+          ${addPostings(wordsOf(scored('"new_rows"')))};
+          ${countWords(`SELECT p."word", 1 AS "n" FROM (${wordsOf(scored('"new_rows"'))}) p`)};
         ELSIF TG_OP = 'DELETE' THEN
           ${applyListingCounters(listingDelta('"old_rows"', -1))};
-          ${removePostings(scored('"old_rows"'))};
-          ${countWords(signedWords(scored('"old_rows"'), -1))};
+          ${removePostings(wordsOf(scored('"old_rows"')))};
+          ${countWords(`SELECT p."word", -1 AS "n" FROM (${wordsOf(scored('"old_rows"'))}) p`)};
         ELSE
           ${applyListingCounters(`${listingDelta('"new_rows"', 1)} UNION ALL ${listingDelta('"old_rows"', -1)}`)};
-          ${removePostings(changed('o', false))};
-          ${addPostings(changed('n', false))};
-          ${countWords(`${signedWords(changed('n', true), 1)} UNION ALL ${signedWords(changed('o', true), -1)}`)};
+          ${updated};
         END IF;
         RETURN NULL;
       END $$`);
@@ -101,9 +108,9 @@ export class SearchPostings1796400000000 implements MigrationInterface {
     // Backfill what the trigger keeps from now on.
     await queryRunner.query(`UPDATE "skills" s SET "listed_format" = v."format"
       FROM "skill_versions" v WHERE v."id" = s."latest_version_id"`);
-    await queryRunner.query(addPostings(scored('"skills"')));
+    await queryRunner.query(addPostings(wordsOf(scored('"skills"'))));
     await queryRunner.query(`UPDATE "search_words" SET "documents" = 0`);
-    await queryRunner.query(countWords(signedWords(scored('"skills"'), 1)));
+    await queryRunner.query(countWords(`SELECT p."word", 1 AS "n" FROM (${wordsOf(scored('"skills"'))}) p`));
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
