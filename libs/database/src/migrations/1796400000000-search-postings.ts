@@ -6,6 +6,23 @@ import {
   SEARCH_SCALE_FUNCTIONS,
 } from './1796300000000-search-scale';
 
+/** SQL: the posting score of row `r`, null while it lists nothing. */
+const indexed = (r: string) =>
+  `CASE WHEN ${r}."latest_version_id" IS NOT NULL AND ${r}."search_vector" IS NOT NULL THEN search_posting_score(${r}."static_score") END`;
+/** SQL: one row per indexed word of `rows` (with columns id, search_vector and score, null when not indexed). */
+const wordsOf = (rows: string) => `SELECT x."id", x."score", w."lexeme" AS "word", 'A' = ANY(w."weights") AS "name"
+    FROM (${rows}) x, unnest(x."search_vector") w WHERE x."score" IS NOT NULL AND length(w."lexeme") <= 64`;
+const scored = (rows: string) => `SELECT r."id", r."search_vector", ${indexed('r')} AS "score" FROM ${rows} r`;
+// In word order, so concurrent writers lock the lexicon's rows in one order.
+const countWords = (signed: string) => `INSERT INTO "search_words" ("word", "documents")
+    SELECT d."word", sum(d."n") FROM (${signed}) d GROUP BY d."word" HAVING sum(d."n") <> 0 ORDER BY d."word"
+    ON CONFLICT ("word") DO UPDATE SET "documents" = "search_words"."documents" + EXCLUDED."documents"`;
+const addPostings = (words: string) => `INSERT INTO "search_postings" ("word", "score", "skill_id", "name")
+    SELECT p."word", p."score", p."id", p."name" FROM (${words}) p
+    ON CONFLICT ("word", "score", "skill_id") DO UPDATE SET "name" = EXCLUDED."name"`;
+const removePostings = (keys: string) => `DELETE FROM "search_postings" s USING (${keys}) p
+    WHERE s."word" = p."word" AND s."score" = p."score" AND s."skill_id" = p."id"`;
+
 /**
  * An impact-ordered inverted index, so a search for a common word reads a few hundred index
  * entries instead of every match (docs/search.md). `search_postings` holds one row per word of
@@ -24,18 +41,27 @@ export class SearchPostings1796400000000 implements MigrationInterface {
     await queryRunner.query(`ALTER TABLE "skills" ADD "listed_format" character varying(16)`);
     await queryRunner.query(`ALTER TABLE "search_words" ADD "documents" integer NOT NULL DEFAULT '0'`);
     await queryRunner.query(`CREATE TABLE "search_postings" ("word" character varying(64) NOT NULL, "score" real NOT NULL,
-      "skill_id" uuid NOT NULL, "name" boolean NOT NULL,
-      CONSTRAINT "search_postings_pkey" PRIMARY KEY ("word", "score", "skill_id"))`);
+      "skill_id" uuid NOT NULL, "name" boolean NOT NULL)`);
+    await queryRunner.query(`CREATE FUNCTION search_posting_score(score double precision) RETURNS real
+      LANGUAGE sql IMMUTABLE AS $$ SELECT (round(score * 4) / 4)::real $$`);
+
+    // Backfill what the trigger keeps from now on (the old trigger still runs: it keeps the
+    // counters), then index the postings: sorting them once beats inserting into an index.
+    await queryRunner.query(`UPDATE "skills" s SET "listed_format" = v."format"
+      FROM "skill_versions" v WHERE v."id" = s."latest_version_id"`);
+    await queryRunner.query(`INSERT INTO "search_postings" ("word", "score", "skill_id", "name")
+      SELECT p."word", p."score", p."id", p."name" FROM (${wordsOf(scored('"skills"'))}) p`);
+    await queryRunner.query(`UPDATE "search_words" SET "documents" = 0`);
+    await queryRunner.query(countWords(`SELECT p."word", 1 AS "n" FROM (${wordsOf(scored('"skills"'))}) p`));
+    await queryRunner.query(
+      `ALTER TABLE "search_postings" ADD CONSTRAINT "search_postings_pkey" PRIMARY KEY ("word", "score", "skill_id")`,
+    );
     // What TypeORM cannot describe: a partial index (name words) and an operator class (prefixes).
     await queryRunner.query(
       `CREATE INDEX "search_postings_name_idx" ON "search_postings" ("word", "score", "skill_id") WHERE "name"`,
     );
     await queryRunner.query(`CREATE INDEX "search_words_prefix_idx" ON "search_words" ("word" varchar_pattern_ops)`);
 
-    await queryRunner.query(`CREATE FUNCTION search_posting_score(score double precision) RETURNS real
-      LANGUAGE sql IMMUTABLE AS $$ SELECT (round(score * 4) / 4)::real $$`);
-
-    // The typo fallback suggests words some listed skill holds, spelt with letters only.
     // The typo fallback's lexicon lookup: words at trigram similarity 0.3 or more (`%`, through a
     // GIN trigram index, a few milliseconds where the GiST nearest-neighbour scan took tens), that
     // some listed skill holds and that are spelt with letters only, nearest first. New words are
@@ -58,22 +84,6 @@ export class SearchPostings1796400000000 implements MigrationInterface {
 
     // Statement trigger. Counters as before; postings and word counts from the rows whose
     // document, listing or rounded score changed (a skill is indexed while it lists a version).
-    /** SQL: the posting score of row `r`, null while it lists nothing. */
-    const indexed = (r: string) =>
-      `CASE WHEN ${r}."latest_version_id" IS NOT NULL AND ${r}."search_vector" IS NOT NULL THEN search_posting_score(${r}."static_score") END`;
-    /** SQL: one row per indexed word of `rows` (with columns id, search_vector and score, null when not indexed). */
-    const wordsOf = (rows: string) => `SELECT x."id", x."score", w."lexeme" AS "word", 'A' = ANY(w."weights") AS "name"
-        FROM (${rows}) x, unnest(x."search_vector") w WHERE x."score" IS NOT NULL AND length(w."lexeme") <= 64`;
-    const scored = (rows: string) => `SELECT r."id", r."search_vector", ${indexed('r')} AS "score" FROM ${rows} r`;
-    // In word order, so concurrent writers lock the lexicon's rows in one order.
-    const countWords = (signed: string) => `INSERT INTO "search_words" ("word", "documents")
-        SELECT d."word", sum(d."n") FROM (${signed}) d GROUP BY d."word" HAVING sum(d."n") <> 0 ORDER BY d."word"
-        ON CONFLICT ("word") DO UPDATE SET "documents" = "search_words"."documents" + EXCLUDED."documents"`;
-    const addPostings = (words: string) => `INSERT INTO "search_postings" ("word", "score", "skill_id", "name")
-        SELECT p."word", p."score", p."id", p."name" FROM (${words}) p
-        ON CONFLICT ("word", "score", "skill_id") DO UPDATE SET "name" = EXCLUDED."name"`;
-    const removePostings = (keys: string) => `DELETE FROM "search_postings" s USING (${keys}) p
-        WHERE s."word" = p."word" AND s."score" = p."score" AND s."skill_id" = p."id"`;
     // Inserted or deleted rows add or remove all their words. Updated rows move only the
     // difference between their words before and after (a new score moves them all); the pairs
     // and words are materialized first, so no plan joins the transition tables once per row.
@@ -104,13 +114,6 @@ export class SearchPostings1796400000000 implements MigrationInterface {
         END IF;
         RETURN NULL;
       END $$`);
-
-    // Backfill what the trigger keeps from now on.
-    await queryRunner.query(`UPDATE "skills" s SET "listed_format" = v."format"
-      FROM "skill_versions" v WHERE v."id" = s."latest_version_id"`);
-    await queryRunner.query(addPostings(wordsOf(scored('"skills"'))));
-    await queryRunner.query(`UPDATE "search_words" SET "documents" = 0`);
-    await queryRunner.query(countWords(`SELECT p."word", 1 AS "n" FROM (${wordsOf(scored('"skills"'))}) p`));
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {

@@ -276,4 +276,19 @@ describe('SkillSearchRepository', () => {
     expect(recent.map((r) => r.name)).toEqual([second.name, first.name]);
     expect(recent[0]).toMatchObject({ author: second.namespace, version: '1.0.0', level: 'standard' });
   });
+
+  // Last: it takes the postings migration back and applies it again on this file's catalogue.
+  it('builds, migrating an existing catalogue, the postings its trigger keeps, and undoes them', async () => {
+    const [{ before }] = await db.ds.query(`SELECT count(*)::int AS before FROM "search_postings"`);
+    expect(before).toBeGreaterThan(0);
+    await db.ds.undoLastMigration();
+    const [{ table }] = await db.ds.query(`SELECT to_regclass('search_postings')::text AS "table"`);
+    expect(table).toBeNull();
+    await db.ds.runMigrations();
+    await expectPostingsFollowSkills();
+    const [{ after }] = await db.ds.query(`SELECT count(*)::int AS after FROM "search_postings"`);
+    expect(after).toBe(before);
+    const word = await search.search(query({ q: 'kumquats', sort: 'relevance', limit: 5 }));
+    expect([word.total, word.totalIsEstimate]).toEqual([TOTAL_CAP + 1, false]);
+  });
 });
