@@ -1041,12 +1041,12 @@ export interface components {
        */
       query: string;
       /**
-       * @description Matches in all pages: exact up to 1,000, above that an estimate (then `total_is_estimate` is true).
+       * @description Matches in all pages: exact up to 300 (and for a one-word search without filters, at any count), above that an estimate (then `total_is_estimate` is true). When more than 300 match, relevance ranks the best 300 by static score (certified level, downloads, recency) and the best 100 name matches, and its pages end there; other sorts page through every match.
        * @example 1
        */
       total: number;
       /**
-       * @description Present, and true, only when more than 1,000 items match and `total` is the database's estimate rather than a count. Then relevance ranks the top 300 by static score (certified level, downloads, recency) and the top 100 name matches, and its pages end there; other sorts page through every match.
+       * @description Present, and true, only when more than 300 items match and `total` is an estimate rather than a count.
        * @example true
        * @enum {boolean}
        */
@@ -1500,12 +1500,12 @@ export interface components {
        */
       per_page?: number;
       /**
-       * @description Matches in all pages: exact up to 1,000, above that an estimate (then `total_is_estimate` is true).
+       * @description Matches in all pages: exact up to 300 (and for a one-word search without filters, at any count), above that an estimate (then `total_is_estimate` is true). When more than 300 match, relevance ranks the best 300 by static score (certified level, downloads, recency) and the best 100 name matches, and its pages end there; other sorts page through every match.
        * @example 1
        */
       total: number;
       /**
-       * @description Present, and true, only when more than 1,000 items match and `total` is the database's estimate rather than a count. Then relevance ranks the top 300 by static score (certified level, downloads, recency) and the top 100 name matches, and its pages end there; other sorts page through every match.
+       * @description Present, and true, only when more than 300 items match and `total` is an estimate rather than a count.
        * @example true
        * @enum {boolean}
        */

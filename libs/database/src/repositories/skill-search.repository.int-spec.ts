@@ -1,4 +1,6 @@
 /** Search on real PostgreSQL: full text, the typo fallback, filters, "certified now", keyset pages, totals, stats and the triggers behind them. */
+import fc from 'fast-check';
+import { parseSearchQuery, tsqueryConjunctions } from '@skillhub/search';
 import { CURRENT_POLICY } from './current-certification';
 import { SkillSearchRepository, TOTAL_CAP, type SkillSearch, type SearchSort } from './skill-search.repository';
 import { SkillRepository } from './skill.repository';
@@ -275,6 +277,26 @@ describe('SkillSearchRepository', () => {
     const recent = await search.recentlyCertified(2);
     expect(recent.map((r) => r.name)).toEqual([second.name, first.name]);
     expect(recent[0]).toMatchObject({ author: second.namespace, version: '1.0.0', level: 'standard' });
+  });
+
+  it('reads every tsquery PostgreSQL prints for typed text, and a search on it never fails', async () => {
+    const pieces = [...'ab ZÄ-"\'\\:*&|!()<>9'.split(''), 'or', 'and', '-x', '"a b"', 'weather', 'kuber'];
+    const typed = fc.array(fc.constantFrom(...pieces), { maxLength: 16 }).map((p) => p.join(''));
+    await fc.assert(
+      fc.asyncProperty(typed, async (q) => {
+        const parsed = parseSearchQuery(q);
+        const [row] = await db.ds.query(
+          `SELECT (websearch_to_tsquery('english', $1) || to_tsquery('english', $2))::text AS "text"`,
+          [parsed.text, parsed.prefix ? `${parsed.prefix}:*` : 'placeholder'],
+        );
+        const conjunctions = tsqueryConjunctions(row.text);
+        for (const conjunction of conjunctions ?? []) {
+          for (const term of conjunction) expect(row.text).toContain(term.lexeme.replace(/'/g, "''"));
+        }
+        await search.search(query({ q, sort: 'relevance', limit: 5 }));
+      }),
+      { numRuns: 150 },
+    );
   });
 
   // Last: it takes the postings migration back and applies it again on this file's catalogue.

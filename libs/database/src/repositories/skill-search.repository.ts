@@ -38,6 +38,8 @@ const NAME_CANDIDATES = 100;
 const MAX_EXPANSIONS = 8;
 /** At most this many words are walked at once. */
 const MAX_WALKED_WORDS = 16;
+/** Postings an unchecked walk reads (a skill holding several of its words comes once per word). */
+const UNCHECKED_READ = 2 * CANDIDATES;
 /** Postings a checked walk reads at most (each joined to its skill). */
 const WALK_BUDGET = 1000;
 /** Words longer than this have no postings (migration 1796400000000). */
@@ -286,6 +288,15 @@ function likelyMatches(conjunctions: QueryTerm[][], wordsOf: TermWords, listed: 
   return total;
 }
 
+/** `tsqueryConjunctions`, or null (the full-text index answers) for a text it cannot read. */
+function readConjunctions(tsquery: string): QueryTerm[][] | null {
+  try {
+    return tsqueryConjunctions(tsquery);
+  } catch {
+    return null;
+  }
+}
+
 /** SQL: skill `s` lists a version (search postings hold such skills only). */
 const LISTED = 's."latest_version_id" IS NOT NULL';
 
@@ -451,7 +462,7 @@ export class SkillSearchRepository {
     parsed: ParsedSearchQuery,
     fallbackBelow: number,
   ): Promise<Walked | null> {
-    const conjunctions = /<(-|\d+)>/.test(tsquery) ? null : tsqueryConjunctions(tsquery);
+    const conjunctions = /<(-|\d+)>/.test(tsquery) ? null : readConjunctions(tsquery);
     if (!conjunctions) return null;
     const { wordsOf, listed } = await this.termWords(m, conjunctions);
     const drivers = chooseDrivers(conjunctions, wordsOf);
@@ -492,7 +503,7 @@ export class SkillSearchRepository {
         : 'NULL::uuid[]';
     await m.query(PLAN_BY_INDEX.postings);
     const [row]: Array<{ read: number; ids: string[] | null; names: string[] | null }> = await m.query(
-      `WITH "walk" AS (SELECT w."id", row_number() OVER () AS "i" FROM (${walk(false, WALK_BUDGET, unchecked ? 2 * CANDIDATES : TOTAL_CAP + 1)}) w)
+      `WITH "walk" AS (SELECT w."id", row_number() OVER () AS "i" FROM (${walk(false, WALK_BUDGET, unchecked ? UNCHECKED_READ : TOTAL_CAP + 1)}) w)
        SELECT (SELECT count(*)::int FROM "walk") AS "read",
               (SELECT array_agg(f."id" ORDER BY f."i") FROM (SELECT "id", min("i") AS "i" FROM "walk" GROUP BY "id") f) AS "ids",
               ${names} AS "names"`,
@@ -505,8 +516,12 @@ export class SkillSearchRepository {
     const exact = drivers.complete && !saturated && !cut;
     if (!exact && !saturated && ids.length < TYPO_FALLBACK_BELOW) return null;
     if (exact && ids.length < fallbackBelow) return null;
+    // Unchecked, every posting read (fewer than asked for) gives the count; else the words'
+    // counts bound it: one word's is exact, several words' sum an estimate above the truth (a
+    // skill holding one often holds another), closer than the planner's.
     let total: Total;
-    if (unchecked && drivers.words.length === 1) total = { total: drivers.bound, totalIsEstimate: false };
+    if (unchecked && row!.read < UNCHECKED_READ) total = { total: ids.length, totalIsEstimate: false };
+    else if (unchecked) total = { total: drivers.bound, totalIsEstimate: drivers.words.length > 1 };
     else if (exact) total = { total: ids.length, totalIsEstimate: false };
     else if (!saturated) {
       // The share of the budget that matched, of every posting of the words.
