@@ -208,9 +208,10 @@ describe('HubClient errors (against a local server)', () => {
         json: { total_skills: 1, certified_count: 0, by_category: { [TOKEN]: 'x' } },
       });
       hub.on('GET', '/api/v1/health', { status: 200, raw: 'not json' });
-      hub.on('POST', '/api/v1/tokens', { status: 201, delayMs: 2_000 });
+      // Only this one outlasts the client's timeout, which leaves a loaded machine room for the others.
+      hub.on('POST', '/api/v1/tokens', { status: 201, delayMs: 4_000 });
       hub.on('GET', '/api/v1/health/ready', { status: 302, headers: { location: `https://evil.example/?t=${TOKEN}` } });
-      const c = client({ timeoutMs: 50 });
+      const c = client({ timeoutMs: 1_500 });
       const closed = await FakeHub.start();
       await closed.stop();
       const errors = await Promise.all([
