@@ -8,82 +8,6 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * Triggers keep all three in the transaction of the write that changes them, so the
  * publisher, the certifier, revocations, yanks and the download counter stay as they are.
  */
-
-/** SQL: each listed row of `rows` as a counter key (category, certifying policy) and `sign`. */
-export const listingDelta = (rows: string, sign: number) => `SELECT coalesce(r."listed_category", '') AS "category",
-    CASE WHEN r."cert_status" = 'certified' THEN r."cert_policy" ELSE 0 END AS "policy", ${sign} AS "n"
-  FROM ${rows} r WHERE r."latest_version_id" IS NOT NULL`;
-/** SQL: the counters moved by the net of `deltas` (listingDelta rows). */
-export const applyListingCounters = (
-  deltas: string,
-) => `INSERT INTO "listing_counters" ("category", "certified_policy", "skills")
-    SELECT d."category", d."policy", sum(d."n") FROM (${deltas}) d GROUP BY 1, 2 HAVING sum(d."n") <> 0
-    ON CONFLICT ("category", "certified_policy") DO UPDATE SET "skills" = "listing_counters"."skills" + EXCLUDED."skills"`;
-const addWords = (docs: string) => `INSERT INTO "search_words" ("word")
-    SELECT DISTINCT w FROM (${docs}) d, unnest(tsvector_to_array(d."search_vector")) w
-      WHERE length(w) BETWEEN 3 AND 64 AND w ~ '^[[:alpha:]]+$'
-    ON CONFLICT DO NOTHING`;
-
-/**
- * SQL: the row trigger's function. A skill that lists another version copies that version's
- * `versionColumns` (into `listed_<column>`) and its newest-policy certification; every change rescores it.
- */
-export const listingRowFunction = (versionColumns: string[]) => {
-  const listed = versionColumns.map((c) => `NEW."listed_${c}"`);
-  return `CREATE OR REPLACE FUNCTION skills_listing_row() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF TG_OP = 'INSERT' OR NEW."latest_version_id" IS DISTINCT FROM OLD."latest_version_id" THEN
-          ${listed.map((c) => `${c} := NULL;`).join(' ')}
-          NEW."cert_policy" := NULL; NEW."cert_status" := NULL; NEW."cert_level" := NULL;
-          NEW."cert_issued_at" := NULL; NEW."cert_expires_at" := NULL;
-          IF NEW."latest_version_id" IS NOT NULL THEN
-            SELECT ${versionColumns.map((c) => `v."${c}"`).join(', ')}
-              INTO ${listed.join(', ')}
-              FROM "skill_versions" v WHERE v."id" = NEW."latest_version_id";
-            SELECT c."policy_version", c."status", c."level", c."issued_at", c."expires_at"
-              INTO NEW."cert_policy", NEW."cert_status", NEW."cert_level", NEW."cert_issued_at", NEW."cert_expires_at"
-              FROM "certifications" c WHERE c."skill_version_id" = NEW."latest_version_id"
-              ORDER BY c."policy_version" DESC LIMIT 1;
-          END IF;
-        END IF;
-        NEW."static_score" := skill_static_score(NEW."cert_status", NEW."cert_level", NEW."downloads", NEW."updated_at");
-        RETURN NEW;
-      END $$`;
-};
-
-/** Functions as this migration defines them (migration 1796400000000 replaces them; its down() restores these). */
-export const SEARCH_SCALE_FUNCTIONS = {
-  // The indexed words nearest a typed one and its stem (trigram distance, a GiST nearest-neighbour
-  // scan whatever the plan settings of the search calling it), at similarity 0.3 or more.
-  wordNeighbours: `CREATE OR REPLACE FUNCTION search_word_neighbours(typed text, n int) RETURNS SETOF text
-      LANGUAGE sql STABLE SET enable_indexscan = on AS $$
-        SELECT x."word" FROM (
-          (SELECT w."word", w."word" <-> typed AS d FROM "search_words" w ORDER BY w."word" <-> typed LIMIT n)
-          UNION ALL
-          (SELECT w."word", w."word" <-> t."stem" AS d FROM "search_words" w,
-                  (SELECT coalesce((ts_lexize('english_stem', typed))[1], typed) AS "stem") t
-            ORDER BY w."word" <-> t."stem" LIMIT n)
-        ) x WHERE x.d <= 0.7 GROUP BY x."word" ORDER BY min(x.d), x."word" LIMIT n
-      $$`,
-  listingRow: listingRowFunction(['category', 'major', 'minor', 'patch']),
-  // Statement triggers: counters move by the net change of the statement's rows (a batch of
-  // download counts changes no key and writes nothing); new search documents add their words.
-  listingStatement: `CREATE OR REPLACE FUNCTION skills_listing_statement() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF TG_OP = 'INSERT' THEN
-          ${applyListingCounters(listingDelta('"new_rows"', 1))};
-          ${addWords('SELECT "search_vector" FROM "new_rows"')};
-        ELSIF TG_OP = 'DELETE' THEN
-          ${applyListingCounters(listingDelta('"old_rows"', -1))};
-        ELSE
-          ${applyListingCounters(`${listingDelta('"new_rows"', 1)} UNION ALL ${listingDelta('"old_rows"', -1)}`)};
-          ${addWords(`SELECT n."search_vector" FROM "new_rows" n JOIN "old_rows" o ON o."id" = n."id"
-                    WHERE n."search_vector" IS DISTINCT FROM o."search_vector"`)};
-        END IF;
-        RETURN NULL;
-      END $$`,
-};
-
 export class SearchScale1796300000000 implements MigrationInterface {
   name = 'SearchScale1796300000000';
 
@@ -127,7 +51,18 @@ export class SearchScale1796300000000 implements MigrationInterface {
     await queryRunner.query(`CREATE INDEX "skills_certified_expiry_idx" ON "skills" ("cert_expires_at")
       WHERE "cert_status" = 'certified' AND "latest_version_id" IS NOT NULL`);
     await queryRunner.query(`CREATE INDEX "search_words_trgm_idx" ON "search_words" USING GIST ("word" gist_trgm_ops)`);
-    await queryRunner.query(SEARCH_SCALE_FUNCTIONS.wordNeighbours);
+    // The indexed words nearest a typed one and its stem (trigram distance, a GiST nearest-neighbour
+    // scan whatever the plan settings of the search calling it), at similarity 0.3 or more.
+    await queryRunner.query(`CREATE FUNCTION search_word_neighbours(typed text, n int) RETURNS SETOF text
+      LANGUAGE sql STABLE SET enable_indexscan = on AS $$
+        SELECT x."word" FROM (
+          (SELECT w."word", w."word" <-> typed AS d FROM "search_words" w ORDER BY w."word" <-> typed LIMIT n)
+          UNION ALL
+          (SELECT w."word", w."word" <-> t."stem" AS d FROM "search_words" w,
+                  (SELECT coalesce((ts_lexize('english_stem', typed))[1], typed) AS "stem") t
+            ORDER BY w."word" <-> t."stem" LIMIT n)
+        ) x WHERE x.d <= 0.7 GROUP BY x."word" ORDER BY min(x.d), x."word" LIMIT n
+      $$`);
 
     // Static score: certified level, then log downloads, then recency as a growing term
     // (one point per 90 days), so no row needs rewriting as time passes.
@@ -138,8 +73,53 @@ export class SearchScale1796300000000 implements MigrationInterface {
              + extract(epoch FROM updated) / (86400 * 90.0)
       $$`);
 
-    await queryRunner.query(SEARCH_SCALE_FUNCTIONS.listingRow);
-    await queryRunner.query(SEARCH_SCALE_FUNCTIONS.listingStatement);
+    // Row trigger: a skill that lists another version copies that version's columns and its
+    // newest-policy certification; every change rescores it.
+    await queryRunner.query(`CREATE FUNCTION skills_listing_row() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP = 'INSERT' OR NEW."latest_version_id" IS DISTINCT FROM OLD."latest_version_id" THEN
+          NEW."listed_category" := NULL; NEW."listed_major" := NULL; NEW."listed_minor" := NULL; NEW."listed_patch" := NULL;
+          NEW."cert_policy" := NULL; NEW."cert_status" := NULL; NEW."cert_level" := NULL;
+          NEW."cert_issued_at" := NULL; NEW."cert_expires_at" := NULL;
+          IF NEW."latest_version_id" IS NOT NULL THEN
+            SELECT v."category", v."major", v."minor", v."patch"
+              INTO NEW."listed_category", NEW."listed_major", NEW."listed_minor", NEW."listed_patch"
+              FROM "skill_versions" v WHERE v."id" = NEW."latest_version_id";
+            SELECT c."policy_version", c."status", c."level", c."issued_at", c."expires_at"
+              INTO NEW."cert_policy", NEW."cert_status", NEW."cert_level", NEW."cert_issued_at", NEW."cert_expires_at"
+              FROM "certifications" c WHERE c."skill_version_id" = NEW."latest_version_id"
+              ORDER BY c."policy_version" DESC LIMIT 1;
+          END IF;
+        END IF;
+        NEW."static_score" := skill_static_score(NEW."cert_status", NEW."cert_level", NEW."downloads", NEW."updated_at");
+        RETURN NEW;
+      END $$`);
+    // Statement triggers: counters move by the net change of the statement's rows (a batch of
+    // download counts changes no key and writes nothing); new search documents add their words.
+    const delta = (rows: string, sign: number) => `SELECT coalesce(r."listed_category", '') AS "category",
+        CASE WHEN r."cert_status" = 'certified' THEN r."cert_policy" ELSE 0 END AS "policy", ${sign} AS "n"
+      FROM ${rows} r WHERE r."latest_version_id" IS NOT NULL`;
+    const apply = (deltas: string) => `INSERT INTO "listing_counters" ("category", "certified_policy", "skills")
+        SELECT d."category", d."policy", sum(d."n") FROM (${deltas}) d GROUP BY 1, 2 HAVING sum(d."n") <> 0
+        ON CONFLICT ("category", "certified_policy") DO UPDATE SET "skills" = "listing_counters"."skills" + EXCLUDED."skills"`;
+    const words = (docs: string) => `INSERT INTO "search_words" ("word")
+        SELECT DISTINCT w FROM (${docs}) d, unnest(tsvector_to_array(d."search_vector")) w
+          WHERE length(w) BETWEEN 3 AND 64 AND w ~ '^[[:alpha:]]+$'
+        ON CONFLICT DO NOTHING`;
+    await queryRunner.query(`CREATE FUNCTION skills_listing_statement() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP = 'INSERT' THEN
+          ${apply(delta('"new_rows"', 1))};
+          ${words('SELECT "search_vector" FROM "new_rows"')};
+        ELSIF TG_OP = 'DELETE' THEN
+          ${apply(delta('"old_rows"', -1))};
+        ELSE
+          ${apply(`${delta('"new_rows"', 1)} UNION ALL ${delta('"old_rows"', -1)}`)};
+          ${words(`SELECT n."search_vector" FROM "new_rows" n JOIN "old_rows" o ON o."id" = n."id"
+                    WHERE n."search_vector" IS DISTINCT FROM o."search_vector"`)};
+        END IF;
+        RETURN NULL;
+      END $$`);
     // A verdict recorded, revoked or requeued under a new policy reaches the skill listing
     // that version (whose row trigger rescores it and whose statement trigger moves the counters).
     await queryRunner.query(`CREATE FUNCTION skills_follow_certification() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -165,8 +145,8 @@ export class SearchScale1796300000000 implements MigrationInterface {
     await queryRunner.query(
       `UPDATE "skills" SET "static_score" = skill_static_score("cert_status", "cert_level", "downloads", "updated_at")`,
     );
-    await queryRunner.query(applyListingCounters(listingDelta('"skills"', 1)));
-    await queryRunner.query(addWords('SELECT "search_vector" FROM "skills"'));
+    await queryRunner.query(apply(delta('"skills"', 1)));
+    await queryRunner.query(words('SELECT "search_vector" FROM "skills"'));
     await queryRunner.query(`CREATE TRIGGER "certifications_listing" AFTER INSERT OR UPDATE ON "certifications"
       FOR EACH ROW EXECUTE FUNCTION skills_follow_certification()`);
     await queryRunner.query(`CREATE TRIGGER "skills_listing_row" BEFORE INSERT OR UPDATE ON "skills"

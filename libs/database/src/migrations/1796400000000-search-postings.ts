@@ -1,10 +1,79 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import {
-  applyListingCounters,
-  listingDelta,
-  listingRowFunction,
-  SEARCH_SCALE_FUNCTIONS,
-} from './1796300000000-search-scale';
+
+// Frozen, as every migration: the helpers of migration 1796300000000 it builds on are repeated here.
+
+/** SQL: each listed row of `rows` as a counter key (category, certifying policy) and `sign`. */
+const listingDelta = (rows: string, sign: number) => `SELECT coalesce(r."listed_category", '') AS "category",
+    CASE WHEN r."cert_status" = 'certified' THEN r."cert_policy" ELSE 0 END AS "policy", ${sign} AS "n"
+  FROM ${rows} r WHERE r."latest_version_id" IS NOT NULL`;
+/** SQL: the counters moved by the net of `deltas` (listingDelta rows). */
+const applyListingCounters = (
+  deltas: string,
+) => `INSERT INTO "listing_counters" ("category", "certified_policy", "skills")
+    SELECT d."category", d."policy", sum(d."n") FROM (${deltas}) d GROUP BY 1, 2 HAVING sum(d."n") <> 0
+    ON CONFLICT ("category", "certified_policy") DO UPDATE SET "skills" = "listing_counters"."skills" + EXCLUDED."skills"`;
+
+/**
+ * SQL: the row trigger's function. A skill that lists another version copies that version's
+ * `versionColumns` (into `listed_<column>`) and its newest-policy certification; every change rescores it.
+ */
+const listingRowFunction = (versionColumns: string[]) => {
+  const listed = versionColumns.map((c) => `NEW."listed_${c}"`);
+  return `CREATE OR REPLACE FUNCTION skills_listing_row() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP = 'INSERT' OR NEW."latest_version_id" IS DISTINCT FROM OLD."latest_version_id" THEN
+          ${listed.map((c) => `${c} := NULL;`).join(' ')}
+          NEW."cert_policy" := NULL; NEW."cert_status" := NULL; NEW."cert_level" := NULL;
+          NEW."cert_issued_at" := NULL; NEW."cert_expires_at" := NULL;
+          IF NEW."latest_version_id" IS NOT NULL THEN
+            SELECT ${versionColumns.map((c) => `v."${c}"`).join(', ')}
+              INTO ${listed.join(', ')}
+              FROM "skill_versions" v WHERE v."id" = NEW."latest_version_id";
+            SELECT c."policy_version", c."status", c."level", c."issued_at", c."expires_at"
+              INTO NEW."cert_policy", NEW."cert_status", NEW."cert_level", NEW."cert_issued_at", NEW."cert_expires_at"
+              FROM "certifications" c WHERE c."skill_version_id" = NEW."latest_version_id"
+              ORDER BY c."policy_version" DESC LIMIT 1;
+          END IF;
+        END IF;
+        NEW."static_score" := skill_static_score(NEW."cert_status", NEW."cert_level", NEW."downloads", NEW."updated_at");
+        RETURN NEW;
+      END $$`;
+};
+
+/** The functions as migration 1796300000000 left them, which down() restores. */
+const PREVIOUS = {
+  listingRow: listingRowFunction(['category', 'major', 'minor', 'patch']),
+  listingStatement: (() => {
+    const words = (docs: string) => `INSERT INTO "search_words" ("word")
+        SELECT DISTINCT w FROM (${docs}) d, unnest(tsvector_to_array(d."search_vector")) w
+          WHERE length(w) BETWEEN 3 AND 64 AND w ~ '^[[:alpha:]]+$'
+        ON CONFLICT DO NOTHING`;
+    return `CREATE OR REPLACE FUNCTION skills_listing_statement() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP = 'INSERT' THEN
+          ${applyListingCounters(listingDelta('"new_rows"', 1))};
+          ${words('SELECT "search_vector" FROM "new_rows"')};
+        ELSIF TG_OP = 'DELETE' THEN
+          ${applyListingCounters(listingDelta('"old_rows"', -1))};
+        ELSE
+          ${applyListingCounters(`${listingDelta('"new_rows"', 1)} UNION ALL ${listingDelta('"old_rows"', -1)}`)};
+          ${words(`SELECT n."search_vector" FROM "new_rows" n JOIN "old_rows" o ON o."id" = n."id"
+                    WHERE n."search_vector" IS DISTINCT FROM o."search_vector"`)};
+        END IF;
+        RETURN NULL;
+      END $$`;
+  })(),
+  wordNeighbours: `CREATE OR REPLACE FUNCTION search_word_neighbours(typed text, n int) RETURNS SETOF text
+      LANGUAGE sql STABLE SET enable_indexscan = on AS $$
+        SELECT x."word" FROM (
+          (SELECT w."word", w."word" <-> typed AS d FROM "search_words" w ORDER BY w."word" <-> typed LIMIT n)
+          UNION ALL
+          (SELECT w."word", w."word" <-> t."stem" AS d FROM "search_words" w,
+                  (SELECT coalesce((ts_lexize('english_stem', typed))[1], typed) AS "stem") t
+            ORDER BY w."word" <-> t."stem" LIMIT n)
+        ) x WHERE x.d <= 0.7 GROUP BY x."word" ORDER BY min(x.d), x."word" LIMIT n
+      $$`,
+};
 
 /** SQL: the posting score of row `r`, null while it lists nothing. */
 const indexed = (r: string) =>
@@ -123,11 +192,11 @@ export class SearchPostings1796400000000 implements MigrationInterface {
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(SEARCH_SCALE_FUNCTIONS.listingStatement);
-    await queryRunner.query(SEARCH_SCALE_FUNCTIONS.listingRow);
+    await queryRunner.query(PREVIOUS.listingStatement);
+    await queryRunner.query(PREVIOUS.listingRow);
     await queryRunner.query(`DROP INDEX "public"."search_words_trgm_idx"`);
     await queryRunner.query(`CREATE INDEX "search_words_trgm_idx" ON "search_words" USING GIST ("word" gist_trgm_ops)`);
-    await queryRunner.query(SEARCH_SCALE_FUNCTIONS.wordNeighbours);
+    await queryRunner.query(PREVIOUS.wordNeighbours);
     await queryRunner.query(`DROP FUNCTION search_posting_score(double precision)`);
     await queryRunner.query(`DROP INDEX "public"."search_words_prefix_idx"`);
     await queryRunner.query(`DROP TABLE "search_postings"`);
