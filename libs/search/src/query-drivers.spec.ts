@@ -1,4 +1,4 @@
-import { chooseDrivers, MAX_CONJUNCTIONS, type QueryTerm, tsqueryConjunctions } from './query-drivers';
+import { chooseDrivers, likelyMatches, MAX_CONJUNCTIONS, type QueryTerm, tsqueryConjunctions } from './query-drivers';
 
 const exact = (lexeme: string): QueryTerm => ({ lexeme, prefix: false });
 const prefix = (lexeme: string): QueryTerm => ({ lexeme, prefix: true });
@@ -95,5 +95,17 @@ describe('chooseDrivers', () => {
       bound: 9_840,
       complete: false,
     });
+  });
+});
+
+describe('likelyMatches', () => {
+  const wordsOf = (t: QueryTerm) => ({
+    words: new Map([[t.lexeme, t.lexeme === 'slack' ? 20_000 : 10_000]]),
+    complete: true,
+  });
+
+  it('multiplies the shares of a conjunction and adds the conjunctions', () => {
+    expect(likelyMatches([[exact('slack'), exact('reader')]], wordsOf, 100_000)).toBeCloseTo(2_000);
+    expect(likelyMatches([[exact('slack')], [exact('reader')]], wordsOf, 100_000)).toBeCloseTo(30_000);
   });
 });

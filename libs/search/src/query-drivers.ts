@@ -158,4 +158,21 @@ export function chooseDrivers(conjunctions: QueryTerm[][], wordsOf: TermWords): 
   return { words: [...chosen.keys()], bound: sum(chosen.values()), complete };
 }
 
+/**
+ * How many of `listed` skills a query likely matches, were its words independent: per
+ * conjunction, the listed skills times each known term's share.
+ */
+export function likelyMatches(conjunctions: QueryTerm[][], wordsOf: TermWords, listed: number): number {
+  let total = 0;
+  for (const conjunction of conjunctions) {
+    let share = 1;
+    for (const term of conjunction) {
+      const known = wordsOf(term);
+      if (known) share *= Math.min(1, sum(known.words.values()) / Math.max(1, listed));
+    }
+    total += share * listed;
+  }
+  return total;
+}
+
 const sum = (xs: Iterable<number>) => [...xs].reduce((a, b) => a + b, 0);

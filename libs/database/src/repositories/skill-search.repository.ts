@@ -16,6 +16,7 @@ import {
   type ParsedSearchQuery,
   parseSearchQuery,
   type QueryTerm,
+  likelyMatches,
   type TermWords,
   tsqueryConjunctions,
 } from '@skillhub/search';
@@ -270,23 +271,6 @@ export function positionColumns(sort: SearchSort, allVersions = false): CursorCo
 const QUOTED_WORD = `'''' || replace(replace(w."word", '\\', '\\\\'), '''', '''''') || ''''`;
 
 const and = (conds: readonly string[]): string => conds.map((c) => ` AND ${c}`).join('');
-
-/**
- * How many of `listed` skills a query likely matches, were its words independent: per
- * conjunction, the listed skills times each term's share.
- */
-function likelyMatches(conjunctions: QueryTerm[][], wordsOf: TermWords, listed: number): number {
-  let total = 0;
-  for (const conjunction of conjunctions) {
-    let share = 1;
-    for (const term of conjunction) {
-      const known = wordsOf(term);
-      if (known) share *= Math.min(1, [...known.words.values()].reduce((a, b) => a + b, 0) / Math.max(1, listed));
-    }
-    total += share * listed;
-  }
-  return total;
-}
 
 /** `tsqueryConjunctions`, or null (the full-text index answers) for a text it cannot read. */
 function readConjunctions(tsquery: string): QueryTerm[][] | null {
