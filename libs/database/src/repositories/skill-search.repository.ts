@@ -184,6 +184,19 @@ interface Tsqueries {
   text: string;
 }
 
+/** What the full-text index found (`probe`). */
+interface Probed {
+  /** Matches, counted up to TOTAL_CAP + 1. */
+  hits: number;
+  /** Every match, when there are at most TOTAL_CAP. */
+  ids: string[] | null;
+  /** The best matches whose name holds every word, when there are more than TOTAL_CAP. */
+  names: string[];
+  /** The typo fallback's words as a tsquery text, and the query with them. */
+  fuzzy: string | null;
+  corrected: string | null;
+}
+
 /** What a postings walk found: the candidates to rank and the total. */
 interface Walked {
   ids: string[];
@@ -356,6 +369,10 @@ export class SkillSearchRepository {
       const fullText = `s."search_vector" @@ ${text}`;
       await m.query(PLAN_BY_INDEX.fullText);
       const probe = await this.probe(m, params, text, fullText + and(skillConds), parsed.fuzzyWords, parsed.nameWords);
+      // Few and no fallback: the probe read every match.
+      if (probe.ids && probe.fuzzy === null && relevance) {
+        return ranked({ ids: probe.ids, total: { total: probe.hits, totalIsEstimate: false } }, null);
+      }
       if (probe.fuzzy !== null && relevance) {
         // A misspelling of a common word: the fallback's words are walked in their turn.
         const corrected = await this.walk(m, query, probe.corrected!, parsed, 0);
@@ -400,7 +417,8 @@ export class SkillSearchRepository {
 
   /**
    * The `cand` CTE relevance ranks: the skills of `ids` (an array of ids, or SQL giving a column
-   * of them) with their score (libs/search, rules 3 and 4); `fuzzyText` is the typo fallback's words.
+   * of them) with their listed columns and score (libs/search, rules 3 and 4); `fuzzyText` is the
+   * typo fallback's words.
    */
   private ranking(
     params: Params,
@@ -425,8 +443,9 @@ export class SkillSearchRepository {
       .filter(Boolean)
       .join(' + ');
     const hits = typeof ids === 'string' ? ids : `SELECT unnest(${params.add(ids)}::uuid[]) AS "id"`;
+    // The listed columns come along, so a listed page reads each candidate's row once.
     return `WITH "hits" AS (${hits}),
-      "cand" AS (SELECT s."id", ${score} AS "score" FROM "hits" h JOIN "skills" s ON s."id" = h."id")`;
+      "cand" AS (SELECT ${LISTED_COLUMNS}, ${score} AS "score" FROM "hits" h JOIN "skills" s ON s."id" = h."id")`;
   }
 
   /**
@@ -607,6 +626,10 @@ export class SkillSearchRepository {
     const conds = [...(candidates ? [] : skillConds), ...keysetConds];
     const join = candidates ? 'JOIN "cand" ON cand."id" = s."id"' : '';
     const score = candidates ? 'cand."score"' : 'NULL::float8';
+    // A listed page of candidates reads them from `cand`, which carries the listed columns.
+    const listed = candidates
+      ? `SELECT * FROM "cand" s`
+      : `SELECT ${LISTED_COLUMNS}, ${score} AS "score" FROM "skills" s`;
     const sql = allVersions
       ? `${candidates ?? ''} SELECT ${item(CERTIFIED_NOW, 'c."level"')}, v."downloads", v."created_at" AS updated_at,
             v."created_at"::text AS k_updated, v."major", v."minor", v."patch", v."id" AS kid, ${score} AS "score"
@@ -618,8 +641,7 @@ export class SkillSearchRepository {
       : `${candidates ?? ''} SELECT ${item(LISTED_CERTIFIED_NOW, `CASE WHEN s."cert_policy" = ${CURRENT_POLICY} THEN s."cert_level" END`)},
             s."downloads", s."updated_at", s."updated_at"::text AS k_updated, s."listed_major" AS major,
             s."listed_minor" AS minor, s."listed_patch" AS patch, s."id" AS kid
-          FROM (SELECT ${LISTED_COLUMNS}, ${score} AS "score" FROM "skills" s ${join}
-                WHERE TRUE${and(conds)} ORDER BY ${plan.order} LIMIT ${limit} OFFSET ${skip}) s
+          FROM (${listed} WHERE TRUE${and(conds)} ORDER BY ${plan.order} LIMIT ${limit} OFFSET ${skip}) s
           JOIN "namespaces" n ON n."id" = s."namespace_id" JOIN "skill_versions" v ON v."id" = s."latest_version_id"
           ORDER BY ${plan.order}`;
     const rows: Row[] = await m.query(sql, params.values);
@@ -657,12 +679,14 @@ export class SkillSearchRepository {
   }
 
   /**
-   * Matches counted up to TOTAL_CAP + 1; the top NAME_CANDIDATES by static score of those whose
-   * name contains every word (the trigram index finds them, whatever their place in the static
-   * order); and the typo fallback's tsquery text when fewer than TYPO_FALLBACK_BELOW match: each
-   * looked-up word becomes the indexed words nearest it or its stem (`search_word_neighbours`,
-   * trigram similarity 0.3 or more), OR-ed; the words are AND-ed, and one with no near word drops out.
-   * `fuzzy` is null when the fallback does not run or finds no word.
+   * Matches counted up to TOTAL_CAP + 1, and their ids when there are no more than TOTAL_CAP
+   * (then they are the candidates: the index is read once); the top NAME_CANDIDATES by static
+   * score of those whose name contains every word (the trigram index finds them, whatever their
+   * place in the static order); and the typo fallback's tsquery text when fewer than
+   * TYPO_FALLBACK_BELOW match: each looked-up word becomes the indexed words nearest it or its
+   * stem (`search_word_neighbours`, trigram similarity 0.3 or more), OR-ed; the words are AND-ed,
+   * and one with no near word drops out. `fuzzy` is null when the fallback does not run or finds
+   * no word.
    */
   private async probe(
     m: EntityManager,
@@ -671,12 +695,13 @@ export class SkillSearchRepository {
     fullText: string,
     words: string[],
     nameWords: string[],
-  ): Promise<{ hits: number; fuzzy: string | null; corrected: string | null; names: string[] }> {
+  ): Promise<Probed> {
     const values = [...params.values, words, nameWords.map((w) => `%${w}%`)];
-    const [row]: Array<{ hits: number; fuzzy: string | null; corrected: string | null; names: string[] | null }> =
-      await m.query(
-        `WITH "hits" AS (SELECT count(*)::int AS "n" FROM (SELECT 1 FROM "skills" s WHERE ${fullText} LIMIT ${TOTAL_CAP + 1}) capped)
-         SELECT h."n" AS hits,
+    const [row]: Array<Omit<Probed, 'names'> & { names: string[] | null }> = await m.query(
+      `WITH "hits" AS (
+           SELECT count(*)::int AS "n", CASE WHEN count(*) <= ${TOTAL_CAP} THEN array_agg(capped."id") END AS "ids"
+             FROM (SELECT s."id" FROM "skills" s WHERE ${fullText} LIMIT ${TOTAL_CAP + 1}) capped)
+         SELECT h."n" AS hits, h."ids",
            CASE WHEN h."n" > ${TOTAL_CAP} AND cardinality($${values.length}::text[]) > 0
              THEN (SELECT array_agg(t."id") FROM (SELECT s."id" FROM "skills" s
                     WHERE s."name" ILIKE ALL ($${values.length}::text[]) AND ${fullText}
@@ -690,9 +715,9 @@ export class SkillSearchRepository {
                      CROSS JOIN LATERAL search_word_neighbours(q."word", ${FUZZY_ALTERNATIVES}) w("word")
                     GROUP BY q."i") g))
          END AS "q") f`,
-        values,
-      );
-    return { hits: row!.hits, fuzzy: row!.fuzzy, corrected: row!.corrected, names: row!.names ?? [] };
+      values,
+    );
+    return { ...row!, names: row!.names ?? [] };
   }
 
   /** `total` of a list the counters answer (no text; filtered by category and certification only), else null. */
