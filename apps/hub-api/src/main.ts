@@ -2,7 +2,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { isEmbedded, loadConfigOrExit } from '@skillhub/config';
-import { startEmbeddedDatabase } from '@skillhub/database';
+import { startEmbeddedDatabaseProcess } from '@skillhub/database';
 import { ensureDevSecret, newAdminToken, newEncryptionKey } from './dev-secrets';
 import { createHubApp } from './create-hub-app';
 
@@ -10,7 +10,13 @@ async function bootstrap(): Promise<void> {
   const logger = new Logger('hub-api');
   let config = loadConfigOrExit();
 
-  const embedded = isEmbedded(config) ? await startEmbeddedDatabase(config.HUB_DATA_DIR) : null;
+  // A hub whose database went away cannot answer: it ends too.
+  const embedded = isEmbedded(config)
+    ? await startEmbeddedDatabaseProcess(config.HUB_DATA_DIR, (code) => {
+        logger.error(`The embedded database ended on its own (exit code ${code}); stopping.`);
+        process.exit(1);
+      })
+    : null;
   let adminTokenFile: string | null = null;
   if (embedded) {
     if (!config.HUB_ADMIN_TOKEN) {

@@ -2,6 +2,7 @@
  * The embedded default: real PostgreSQL (PGlite, compiled to WASM) served on a
  * loopback port so TypeORM reaches it through `pg` like any other server.
  */
+import { fork } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -51,6 +52,48 @@ export async function startEmbeddedDatabase(dataDir: string | null): Promise<Emb
     async stop() {
       await server.stop();
       await db.close();
+    },
+  };
+}
+
+/** What the embedded database's own process says once, when it is up or could not start. */
+export type EmbeddedProcessMessage = { url: string; dataDir: string } | { error: string };
+
+/**
+ * The embedded database in a process of its own (`embedded-database-process.ts`), as `npm start`
+ * runs it: PGlite's WASM heap, which never shrinks, is not hub-api's memory, and PostgreSQL's work
+ * runs beside the API rather than on its event loop (bench/README.md, "search"). That process
+ * ignores the terminal's signals, so the hub drains before its database stops; it stops when
+ * told to or when this process ends (its IPC channel closes). `onExit` hears of it ending on
+ * its own.
+ */
+export async function startEmbeddedDatabaseProcess(
+  dataDir: string,
+  onExit: (code: number | null) => void,
+): Promise<EmbeddedDatabase & { pid: number }> {
+  const child = fork(join(__dirname, 'embedded-database-process.js'), [dataDir], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  const ready = await Promise.race([
+    new Promise<EmbeddedProcessMessage>((done) => child.once('message', (m) => done(m as EmbeddedProcessMessage))),
+    exited.then((code): EmbeddedProcessMessage => ({ error: `exited with ${code} before it was ready` })),
+  ]);
+  if ('error' in ready) {
+    child.kill('SIGKILL');
+    throw new Error(`the embedded database did not start: ${ready.error}`);
+  }
+  let stopping = false;
+  void exited.then((code) => {
+    if (!stopping) onExit(code);
+  });
+  return {
+    ...ready,
+    pid: child.pid!,
+    async stop() {
+      stopping = true;
+      if (child.connected) child.send('stop');
+      await exited;
     },
   };
 }
