@@ -6,20 +6,11 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { deleteRedisKeys, newTestRedisPrefix, testRedisUrl } from '@skillhub/testing';
+import { deleteRedisKeys, embeddedHubEnv, freePort, newTestRedisPrefix } from '@skillhub/testing';
 
 const HUB_MAIN = join(__dirname, '..', 'dist/apps/hub-api/src/main.js');
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const alive = (pid: number): boolean => {
   try {
@@ -67,16 +58,7 @@ describe('the embedded database in its own process (npm start)', () => {
   async function startHub(): Promise<Hub> {
     const port = await freePort();
     const child = spawn(process.execPath, [HUB_MAIN], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? tmpdir(),
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        HUB_DATA_DIR: join(dir, 'data'),
-        REDIS_URL: testRedisUrl(),
-        REDIS_PREFIX: prefix,
-        LIVE_PROBE: 'false',
-      },
+      env: embeddedHubEnv(port, join(dir, 'data'), prefix),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     started.push(child);

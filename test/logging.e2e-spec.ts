@@ -6,10 +6,9 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { deleteRedisKeys, newTestRedisPrefix, testRedisUrl } from '@skillhub/testing';
+import { deleteRedisKeys, embeddedHubEnv, freePort, newTestRedisPrefix } from '@skillhub/testing';
 
 const ROOT = join(__dirname, '..');
 const HUB_MAIN = join(ROOT, 'dist/apps/hub-api/src/main.js');
@@ -17,14 +16,6 @@ const RUNTIME_MAIN = join(ROOT, 'dist/apps/agent-runtime/src/main.js');
 /** Every ANSI colour code starts with ESC [. */
 const ANSI = '\u001b[';
 const SECRET = `shp_${'s3cr3t'.repeat(8)}`;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** The environment a shell would give the process: nothing of jest's (which sets NODE_ENV=test). */
 const baseEnv = (): Record<string, string> => ({ PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir() });
@@ -47,17 +38,7 @@ async function startHub(env: Record<string, string>): Promise<RunningHub> {
   const port = await freePort();
   const prefix = newTestRedisPrefix();
   const child = spawn(process.execPath, [HUB_MAIN], {
-    env: {
-      ...baseEnv(),
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      HUB_DATA_DIR: join(dir, 'data'),
-      REDIS_URL: testRedisUrl(),
-      REDIS_PREFIX: prefix,
-      LIVE_PROBE: 'false',
-      LOG_LEVEL: 'log',
-      ...env,
-    },
+    env: { ...embeddedHubEnv(port, join(dir, 'data'), prefix), LOG_LEVEL: 'log', ...env },
     stdio: ['ignore', out, out],
   });
   closeSync(out);
