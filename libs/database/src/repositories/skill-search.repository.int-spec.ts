@@ -193,6 +193,10 @@ describe('SkillSearchRepository', () => {
     // One word: its postings are its matches, and the lexicon counts them exactly.
     const word = await search.search(query({ q: 'kumquats', sort: 'relevance', limit: 5 }));
     expect([word.totalIsEstimate, word.total, word.rows[0]!.name]).toEqual([false, TOTAL_CAP + 1, first.name]);
+    // A phrase is never walked: the full-text index's bitmap, small, is read whole, so the
+    // total is exact past the cap and the best by static score come first.
+    const phrase = await search.search(query({ q: '"lots of kumquats"', sort: 'relevance', limit: 5 }));
+    expect([phrase.totalIsEstimate, phrase.total, phrase.rows[0]!.name]).toEqual([false, TOTAL_CAP + 1, first.name]);
     // With a filter each posting is checked, and past the cap the total is an estimate.
     const filtered = await search.search(query({ q: 'kumquats', category, sort: 'relevance', limit: 5 }));
     expect([filtered.totalIsEstimate, filtered.total > TOTAL_CAP, filtered.rows[0]!.name]).toEqual([

@@ -45,6 +45,12 @@ const UNCHECKED_READ = 2 * CANDIDATES;
 const WALK_BUDGET = 1000;
 /** Words longer than this have no postings (migration 1796400000000). */
 const MAX_WORD_LENGTH = 64;
+/**
+ * A full-text match whose index bitmap the planner expects to hold fewer rows than this is read
+ * whole, counted exactly and its best candidates taken by static score (docs/search.md): ~75 ms
+ * for 18,000 rows, where cutting the static order short may read the whole catalogue.
+ */
+const READ_ALL_BELOW = 20_000;
 /** Indexed words tried for each word of a misspelt query. */
 const FUZZY_ALTERNATIVES = 5;
 /** `total` is exact up to this; above it, an estimate, flagged as one. */
@@ -188,7 +194,7 @@ interface Tsqueries {
 interface Probed {
   /** Matches, counted up to TOTAL_CAP + 1. */
   hits: number;
-  /** Every match, when there are at most TOTAL_CAP. */
+  /** Every match when there are at most TOTAL_CAP; the best CANDIDATES of a match read whole. */
   ids: string[] | null;
   /** The best matches whose name holds every word, when there are more than TOTAL_CAP. */
   names: string[];
@@ -364,14 +370,21 @@ export class SkillSearchRepository {
       // How many match, counted up to the cap through the full-text index alone. The planner
       // cannot tell a rare word from a common one (a prefix's selectivity is a guess), so the
       // count, not the planner, picks the plan: every match when they are few, an index order
-      // cut short when they are many.
+      // cut short when they are many. But when the index's bitmap is known to be small (the
+      // planner reads the words' statistics: a phrase or an exclusion of a few words), every
+      // match is read at once and ranked: cutting the static order short would read the
+      // catalogue in search of a rare phrase.
       const text = `${params.add(texts.text)}::tsquery`;
       const fullText = `s."search_vector" @@ ${text}`;
+      const probed = fullText + and(skillConds);
       await m.query(PLAN_BY_INDEX.fullText);
-      const probe = await this.probe(m, params, text, fullText + and(skillConds), parsed.fuzzyWords, parsed.nameWords);
-      // Few and no fallback: the probe read every match.
+      const readAll =
+        relevance && (await this.plannedRows(m, `FROM "skills" s WHERE ${probed}`, params.values)) <= READ_ALL_BELOW;
+      const probe = await this.probe(m, params, text, probed, parsed.fuzzyWords, parsed.nameWords, readAll);
+      // The probe read every match, or the best by static score of a bitmap read whole.
       if (probe.ids && probe.fuzzy === null && relevance) {
-        return ranked({ ids: probe.ids, total: { total: probe.hits, totalIsEstimate: false } }, null);
+        const ids = [...new Set([...probe.ids, ...probe.names])];
+        return ranked({ ids, total: { total: probe.hits, totalIsEstimate: false } }, null);
       }
       if (probe.fuzzy !== null && relevance) {
         // A misspelling of a common word: the fallback's words are walked in their turn.
@@ -679,10 +692,11 @@ export class SkillSearchRepository {
   }
 
   /**
-   * Matches counted up to TOTAL_CAP + 1, and their ids when there are no more than TOTAL_CAP
-   * (then they are the candidates: the index is read once); the top NAME_CANDIDATES by static
-   * score of those whose name contains every word (the trigram index finds them, whatever their
-   * place in the static order); and the typo fallback's tsquery text when fewer than
+   * Matches counted up to TOTAL_CAP + 1 (all of them with `readAll`), and the best CANDIDATES of
+   * them by static score when there are no more than TOTAL_CAP or all were read (then they are
+   * the candidates: the index is read once); the top NAME_CANDIDATES by static score of those
+   * whose name contains every word (the trigram index finds them, whatever their place in the
+   * static order); and the typo fallback's tsquery text when fewer than
    * TYPO_FALLBACK_BELOW match: each looked-up word becomes the indexed words nearest it or its
    * stem (`search_word_neighbours`, trigram similarity 0.3 or more), OR-ed; the words are AND-ed,
    * and one with no near word drops out. `fuzzy` is null when the fallback does not run or finds
@@ -695,16 +709,24 @@ export class SkillSearchRepository {
     fullText: string,
     words: string[],
     nameWords: string[],
+    readAll: boolean,
   ): Promise<Probed> {
     const values = [...params.values, words, nameWords.map((w) => `%${w}%`)];
+    const names = `$${values.length}::text[]`;
+    const named = (name: string) => `cardinality(${names}) > 0 AND ${name} ILIKE ALL (${names})`;
+    const best = (filter: string, limit: number) =>
+      `(array_agg(capped."id" ORDER BY capped."static_score" DESC)${filter})[1:${limit}]`;
     const [row]: Array<Omit<Probed, 'names'> & { names: string[] | null }> = await m.query(
       `WITH "hits" AS (
-           SELECT count(*)::int AS "n", CASE WHEN count(*) <= ${TOTAL_CAP} THEN array_agg(capped."id") END AS "ids"
-             FROM (SELECT s."id" FROM "skills" s WHERE ${fullText} LIMIT ${TOTAL_CAP + 1}) capped)
+           SELECT count(*)::int AS "n",
+                  CASE WHEN ${readAll} OR count(*) <= ${TOTAL_CAP} THEN ${best('', CANDIDATES)} END AS "ids",
+                  ${readAll ? best(` FILTER (WHERE ${named('capped."name"')})`, NAME_CANDIDATES) : 'NULL::uuid[]'} AS "names"
+             FROM (SELECT s."id", s."static_score", s."name" FROM "skills" s WHERE ${fullText}
+                   ${readAll ? '' : `LIMIT ${TOTAL_CAP + 1}`}) capped)
          SELECT h."n" AS hits, h."ids",
-           CASE WHEN h."n" > ${TOTAL_CAP} AND cardinality($${values.length}::text[]) > 0
+           CASE WHEN ${readAll} THEN h."names" WHEN h."n" > ${TOTAL_CAP} AND cardinality(${names}) > 0
              THEN (SELECT array_agg(t."id") FROM (SELECT s."id" FROM "skills" s
-                    WHERE s."name" ILIKE ALL ($${values.length}::text[]) AND ${fullText}
+                    WHERE ${named('s."name"')} AND ${fullText}
                     ORDER BY s."static_score" DESC LIMIT ${NAME_CANDIDATES}) t)
            END AS names,
            f."q"::text AS fuzzy, (${text} || f."q")::text AS corrected
@@ -743,14 +765,19 @@ export class SkillSearchRepository {
     return total <= TOTAL_CAP ? { total, totalIsEstimate: false } : this.estimatedTotal(m, matching, values);
   }
 
-  /** The planner's estimate of more than TOTAL_CAP matches (it reads statistics, not rows). */
+  /** The planner's estimate of more than TOTAL_CAP matches. */
   private async estimatedTotal(m: EntityManager, matching: string, values: unknown[]): Promise<Total> {
+    const estimate = await this.plannedRows(m, matching, values);
+    return { total: Math.max(TOTAL_CAP + 1, estimate), totalIsEstimate: true };
+  }
+
+  /** The rows the planner expects `SELECT 1 ${matching}` to give (it reads statistics, not rows). */
+  private async plannedRows(m: EntityManager, matching: string, values: unknown[]): Promise<number> {
     const [explained]: Array<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }> = await m.query(
       `EXPLAIN (FORMAT JSON) SELECT 1 ${matching}`,
       values,
     );
-    const estimate = Math.round(explained!['QUERY PLAN'][0]!.Plan['Plan Rows']);
-    return { total: Math.max(TOTAL_CAP + 1, estimate), totalIsEstimate: true };
+    return Math.round(explained!['QUERY PLAN'][0]!.Plan['Plan Rows']);
   }
 
   /**
