@@ -51,6 +51,8 @@ const MAX_WORD_LENGTH = 64;
  * for 18,000 rows, where cutting the static order short may read the whole catalogue.
  */
 const READ_ALL_BELOW = 20_000;
+/** A match read whole stops here all the same, should the planner be far wrong (`total` is then an estimate). */
+const READ_ALL_LIMIT = 5 * READ_ALL_BELOW;
 /** Indexed words tried for each word of a misspelt query. */
 const FUZZY_ALTERNATIVES = 5;
 /** `total` is exact up to this; above it, an estimate, flagged as one. */
@@ -192,11 +194,11 @@ interface Tsqueries {
 
 /** What the full-text index found (`probe`). */
 interface Probed {
-  /** Matches, counted up to TOTAL_CAP + 1. */
+  /** Matches, counted up to TOTAL_CAP + 1, or up to READ_ALL_LIMIT + 1 when read whole. */
   hits: number;
   /** Every match when there are at most TOTAL_CAP; the best CANDIDATES of a match read whole. */
   ids: string[] | null;
-  /** The best matches whose name holds every word, when there are more than TOTAL_CAP. */
+  /** The best matches whose name holds every word: of a match read whole, or of more than TOTAL_CAP. */
   names: string[];
   /** The typo fallback's words as a tsquery text, and the query with them. */
   fuzzy: string | null;
@@ -384,7 +386,7 @@ export class SkillSearchRepository {
       // The probe read every match, or the best by static score of a bitmap read whole.
       if (probe.ids && probe.fuzzy === null && relevance) {
         const ids = [...new Set([...probe.ids, ...probe.names])];
-        return ranked({ ids, total: { total: probe.hits, totalIsEstimate: false } }, null);
+        return ranked({ ids, total: { total: probe.hits, totalIsEstimate: probe.hits > READ_ALL_LIMIT } }, null);
       }
       if (probe.fuzzy !== null && relevance) {
         // A misspelling of a common word: the fallback's words are walked in their turn.
@@ -692,11 +694,11 @@ export class SkillSearchRepository {
   }
 
   /**
-   * Matches counted up to TOTAL_CAP + 1 (all of them with `readAll`), and the best CANDIDATES of
-   * them by static score when there are no more than TOTAL_CAP or all were read (then they are
-   * the candidates: the index is read once); the top NAME_CANDIDATES by static score of those
-   * whose name contains every word (the trigram index finds them, whatever their place in the
-   * static order); and the typo fallback's tsquery text when fewer than
+   * Matches counted up to TOTAL_CAP + 1 (up to READ_ALL_LIMIT + 1 with `readAll`), and the best
+   * CANDIDATES of them by static score when there are no more than TOTAL_CAP or all were read
+   * (then they are the candidates: the index is read once); the top NAME_CANDIDATES by static
+   * score of those whose name contains every word (the trigram index finds them, whatever their
+   * place in the static order); and the typo fallback's tsquery text when fewer than
    * TYPO_FALLBACK_BELOW match: each looked-up word becomes the indexed words nearest it or its
    * stem (`search_word_neighbours`, trigram similarity 0.3 or more), OR-ed; the words are AND-ed,
    * and one with no near word drops out. `fuzzy` is null when the fallback does not run or finds
@@ -722,7 +724,7 @@ export class SkillSearchRepository {
                   CASE WHEN ${readAll} OR count(*) <= ${TOTAL_CAP} THEN ${best('', CANDIDATES)} END AS "ids",
                   ${readAll ? best(` FILTER (WHERE ${named('capped."name"')})`, NAME_CANDIDATES) : 'NULL::uuid[]'} AS "names"
              FROM (SELECT s."id", s."static_score", s."name" FROM "skills" s WHERE ${fullText}
-                   ${readAll ? '' : `LIMIT ${TOTAL_CAP + 1}`}) capped)
+                   LIMIT ${(readAll ? READ_ALL_LIMIT : TOTAL_CAP) + 1}) capped)
          SELECT h."n" AS hits, h."ids",
            CASE WHEN ${readAll} THEN h."names" WHEN h."n" > ${TOTAL_CAP} AND cardinality(${names}) > 0
              THEN (SELECT array_agg(t."id") FROM (SELECT s."id" FROM "skills" s
