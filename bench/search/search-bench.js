@@ -295,13 +295,18 @@ async function ilikeThroughput(url) {
   }
 }
 
-/** Every item of a search, following its cursors; null past 1,000 matches (relevance pages stop short). */
+/**
+ * Every item of a search, following its cursors; null past TOTAL_CAP matches, exact or not:
+ * relevance pages stop at the ranked candidates (docs/search.md), so such an answer cannot be
+ * paged whole.
+ */
 async function allRefs(base, q) {
+  const cap = dist('libs/database/src').TOTAL_CAP;
   const refs = new Set();
   let cursor = null;
   do {
     const page = await getJson(base, `/api/v1/skills?q=${enc(q)}&limit=100${cursor ? `&cursor=${cursor}` : ''}`);
-    if (page.total_is_estimate) return null;
+    if (page.total_is_estimate || page.total > cap) return null;
     for (const item of page.items) refs.add(`${item.author}/${item.name}`);
     cursor = page.next_cursor;
   } while (cursor);
