@@ -1041,7 +1041,7 @@ export interface components {
        */
       query: string;
       /**
-       * @description Matches in all pages: exact up to 300 (and for a one-word search without filters, at any count), above that an estimate (then `total_is_estimate` is true). When more than 300 match, relevance ranks the best 300 by static score (certified level, downloads, recency) and the best 100 name matches, and its pages end there; other sorts page through every match.
+       * @description Matches in all pages: exact up to 300 (and at any count for a one-word search without filters, or when the full-text index holds few enough candidates to be read whole, as for most phrases), above that an estimate (then `total_is_estimate` is true). When more than 300 match, relevance ranks the best 300 by static score (certified level, downloads, recency) and the best 100 name matches, and its pages end there; other sorts page through every match.
        * @example 1
        */
       total: number;
@@ -1500,7 +1500,7 @@ export interface components {
        */
       per_page?: number;
       /**
-       * @description Matches in all pages: exact up to 300 (and for a one-word search without filters, at any count), above that an estimate (then `total_is_estimate` is true). When more than 300 match, relevance ranks the best 300 by static score (certified level, downloads, recency) and the best 100 name matches, and its pages end there; other sorts page through every match.
+       * @description Matches in all pages: exact up to 300 (and at any count for a one-word search without filters, or when the full-text index holds few enough candidates to be read whole, as for most phrases), above that an estimate (then `total_is_estimate` is true). When more than 300 match, relevance ranks the best 300 by static score (certified level, downloads, recency) and the best 100 name matches, and its pages end there; other sorts page through every match.
        * @example 1
        */
       total: number;
