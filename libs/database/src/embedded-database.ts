@@ -71,8 +71,10 @@ export async function startEmbeddedDatabaseProcess(
   dataDir: string,
   onExit: (code: number | null) => void,
 ): Promise<EmbeddedDatabase & { pid: number }> {
+  // None of hub-api's own Node flags (an --inspect port would clash).
   const child = fork(join(__dirname, 'embedded-database-process.js'), [dataDir], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv: [],
   });
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   const ready = await Promise.race([
