@@ -32,6 +32,8 @@ const { seedCorpus, typoQueries, QUERIES } = require('./search-corpus');
 
 const ROOT = join(__dirname, '..', '..');
 const dist = (p) => require(join(ROOT, 'dist', p));
+/** Exact totals stop here, and relevance pages at the candidates (docs/search.md). */
+const { TOTAL_CAP } = dist('libs/database/src');
 
 const PGLITE = process.env.BENCH_PGLITE === '1';
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number);
@@ -301,12 +303,11 @@ async function ilikeThroughput(url) {
  * paged whole.
  */
 async function allRefs(base, q) {
-  const cap = dist('libs/database/src').TOTAL_CAP;
   const refs = new Set();
   let cursor = null;
   do {
     const page = await getJson(base, `/api/v1/skills?q=${enc(q)}&limit=100${cursor ? `&cursor=${cursor}` : ''}`);
-    if (page.total_is_estimate || page.total > cap) return null;
+    if (page.total_is_estimate || page.total > TOTAL_CAP) return null;
     for (const item of page.items) refs.add(`${item.author}/${item.name}`);
     cursor = page.next_cursor;
   } while (cursor);
@@ -384,7 +385,7 @@ async function measure(hub, size, baseline, url) {
     // Only where both hold at most the cap: a larger answer ends its relevance pages at the
     // candidates, so it cannot be compared whole.
     const want = await holders(url, word);
-    if (!want.size || want.size > dist('libs/database/src').TOTAL_CAP) continue;
+    if (!want.size || want.size > TOTAL_CAP) continue;
     const got = await allRefs(base, typo);
     if (!got) continue;
     const hit = [...want].filter((r) => got.has(r)).length;

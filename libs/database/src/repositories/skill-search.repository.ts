@@ -715,22 +715,27 @@ export class SkillSearchRepository {
   ): Promise<Probed> {
     const values = [...params.values, words, nameWords.map((w) => `%${w}%`)];
     const names = `$${values.length}::text[]`;
-    const named = (name: string) => `cardinality(${names}) > 0 AND ${name} ILIKE ALL (${names})`;
     const best = (filter: string, limit: number) =>
       `(array_agg(capped."id" ORDER BY capped."static_score" DESC)${filter})[1:${limit}]`;
+    // Read whole, the matches give the candidates and the name matches; else only when few, and
+    // past the cap the name matches are looked up by the trigram index.
+    const ids = readAll ? best('', CANDIDATES) : `CASE WHEN count(*) <= ${TOTAL_CAP} THEN ${best('', CANDIDATES)} END`;
+    const readNames = readAll
+      ? best(` FILTER (WHERE cardinality(${names}) > 0 AND capped."name" ILIKE ALL (${names}))`, NAME_CANDIDATES)
+      : 'NULL::uuid[]';
+    const nameMatches = readAll
+      ? 'h."names"'
+      : `CASE WHEN h."n" > ${TOTAL_CAP} AND cardinality(${names}) > 0
+           THEN (SELECT array_agg(t."id") FROM (SELECT s."id" FROM "skills" s
+                  WHERE s."name" ILIKE ALL (${names}) AND ${fullText}
+                  ORDER BY s."static_score" DESC LIMIT ${NAME_CANDIDATES}) t)
+         END`;
     const [row]: Array<Omit<Probed, 'names'> & { names: string[] | null }> = await m.query(
       `WITH "hits" AS (
-           SELECT count(*)::int AS "n",
-                  CASE WHEN ${readAll} OR count(*) <= ${TOTAL_CAP} THEN ${best('', CANDIDATES)} END AS "ids",
-                  ${readAll ? best(` FILTER (WHERE ${named('capped."name"')})`, NAME_CANDIDATES) : 'NULL::uuid[]'} AS "names"
+           SELECT count(*)::int AS "n", ${ids} AS "ids", ${readNames} AS "names"
              FROM (SELECT s."id", s."static_score", s."name" FROM "skills" s WHERE ${fullText}
                    LIMIT ${(readAll ? READ_ALL_LIMIT : TOTAL_CAP) + 1}) capped)
-         SELECT h."n" AS hits, h."ids",
-           CASE WHEN ${readAll} THEN h."names" WHEN h."n" > ${TOTAL_CAP} AND cardinality(${names}) > 0
-             THEN (SELECT array_agg(t."id") FROM (SELECT s."id" FROM "skills" s
-                    WHERE ${named('s."name"')} AND ${fullText}
-                    ORDER BY s."static_score" DESC LIMIT ${NAME_CANDIDATES}) t)
-           END AS names,
+         SELECT h."n" AS hits, h."ids", ${nameMatches} AS names,
            f."q"::text AS fuzzy, (${text} || f."q")::text AS corrected
          FROM "hits" h CROSS JOIN LATERAL (SELECT CASE WHEN h."n" < ${TYPO_FALLBACK_BELOW}
            THEN to_tsquery('simple', (SELECT string_agg(g."alternatives", ' & ') FROM (
