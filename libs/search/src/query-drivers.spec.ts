@@ -1,4 +1,12 @@
-import { chooseDrivers, likelyMatches, MAX_CONJUNCTIONS, type QueryTerm, tsqueryConjunctions } from './query-drivers';
+import {
+  chooseDrivers,
+  likelyMatches,
+  MAX_CONJUNCTIONS,
+  MAX_WORD_PAIR_LENGTH,
+  phrasePairs,
+  type QueryTerm,
+  tsqueryConjunctions,
+} from './query-drivers';
 
 const exact = (lexeme: string): QueryTerm => ({ lexeme, prefix: false });
 const prefix = (lexeme: string): QueryTerm => ({ lexeme, prefix: true });
@@ -51,6 +59,27 @@ describe('tsqueryConjunctions (texts as PostgreSQL prints them)', () => {
   it('throws on text that is no tsquery', () => {
     expect(() => tsqueryConjunctions(`'a' &`)).toThrow(/unexpected tsquery text/);
     expect(() => tsqueryConjunctions(`'open`)).toThrow(/unexpected tsquery text/);
+  });
+});
+
+describe('phrasePairs', () => {
+  it('pairs the words a phrase puts side by side, AND-ed, as the pairs index holds them', () => {
+    expect(phrasePairs(`'slack' <-> 'reader' & !'sync'`)).toBe(`'slack reader'`);
+    expect(phrasePairs(`'weather-sync' <-> 'weather' <-> 'sync' <-> 'app'`)).toBe(
+      `'weather-sync weather' & 'weather sync' & 'sync app'`,
+    );
+    expect(phrasePairs(`'it''s' <-> 'back\\\\slash' & 'api'`)).toBe(`'it''s back\\\\slash'`);
+  });
+
+  it('asks nothing of words apart, prefixes, negations, or a disjunction with an unpaired side', () => {
+    expect(phrasePairs(`'lot' <2> 'kumquat'`)).toBeNull();
+    expect(phrasePairs(`'slack' & 'reader'`)).toBeNull();
+    expect(phrasePairs(`'slack' <-> 'read':*`)).toBeNull();
+    expect(phrasePairs(`!( 'slack' <-> 'reader' ) & 'api'`)).toBeNull();
+    expect(phrasePairs(`'slack' <-> 'reader' | 'api'`)).toBeNull();
+    expect(phrasePairs(`'slack' <-> 'reader' | 'api' <-> 'key'`)).toBe(`( 'slack reader' | 'api key' )`);
+    expect(phrasePairs(`'${'a'.repeat(MAX_WORD_PAIR_LENGTH)}' <-> 'b'`)).toBeNull();
+    expect(phrasePairs(`'a' <-> `)).toBeNull();
   });
 });
 

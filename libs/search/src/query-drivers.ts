@@ -15,7 +15,12 @@ export interface QueryTerm {
 /** Disjunctive forms past this many conjunctions are not walked (the full-text index answers them). */
 export const MAX_CONJUNCTIONS = 32;
 
-type Node = { op: 'term'; term: QueryTerm } | { op: 'not'; arg: Node } | { op: 'and' | 'or'; left: Node; right: Node };
+type Node =
+  | { op: 'term'; term: QueryTerm }
+  | { op: 'not'; arg: Node }
+  | { op: 'and' | 'or'; left: Node; right: Node }
+  /** `left <distance> right`: right's first word `distance` positions after left's last. */
+  | { op: 'phrase'; left: Node; right: Node; distance: number };
 
 /** A tsquery's text as PostgreSQL prints it: `'a' & ( 'b' | 'c':* ) & !'d' <-> 'e'`. */
 function parse(text: string): Node {
@@ -68,7 +73,7 @@ function parse(text: string): Node {
       const m = /^<(-|\d+)>/.exec(text.slice(i));
       if (!m) return left;
       i += m[0].length;
-      left = { op: 'and', left, right: operand() };
+      left = { op: 'phrase', left, right: operand(), distance: m[1] === '-' ? 1 : Number(m[1]) };
     }
   };
   const binary = (symbol: '&' | '|', next: () => Node, op: 'and' | 'or') => (): Node => {
@@ -108,7 +113,8 @@ export function tsqueryConjunctions(text: string): QueryTerm[][] | null {
         const right = left && form(node.right);
         return left && right && left.length + right.length <= MAX_CONJUNCTIONS ? [...left, ...right] : null;
       }
-      case 'and': {
+      case 'and':
+      case 'phrase': {
         const left = form(node.left);
         const right = left && form(node.right);
         if (!left || !right || left.length * right.length > MAX_CONJUNCTIONS) return null;
@@ -173,6 +179,54 @@ export function likelyMatches(conjunctions: QueryTerm[][], wordsOf: TermWords, l
     total += share * listed;
   }
   return total;
+}
+
+/**
+ * Word pairs longer than this (in characters, both words and the space) are not indexed as
+ * pairs: migration 1796500000000's `search_word_pairs` leaves them out, so a query never asks for one.
+ */
+export const MAX_WORD_PAIR_LENGTH = 129;
+
+/**
+ * A tsquery text of word pairs (`'slack reader'`) that every document matching `text` holds, or
+ * null when its phrases give none. Each two whole words a phrase puts side by side (`<->`) make a
+ * pair; a document holds the pair when the two words stand at neighbouring positions
+ * (`search_word_pairs`, whose index answers it). A phrase's pairs are AND-ed, a disjunction's
+ * sides OR-ed when both have pairs; negations require none. The pairs narrow what a phrase reads
+ * from the table to the documents that can hold it (docs/search.md).
+ */
+export function phrasePairs(text: string): string | null {
+  const quote = (word: string) => `'${word.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+  const edge = (node: Node, side: 'left' | 'right'): QueryTerm | null =>
+    node.op === 'term' ? node.term : node.op === 'phrase' ? edge(node[side], side) : null;
+  const required = (node: Node): string | null => {
+    switch (node.op) {
+      case 'term':
+      case 'not':
+        return null;
+      case 'or': {
+        const [left, right] = [required(node.left), required(node.right)];
+        return left && right ? `( ${left} | ${right} )` : null;
+      }
+      case 'and':
+      case 'phrase': {
+        const pairs = [required(node.left), required(node.right)];
+        if (node.op === 'phrase' && node.distance === 1) {
+          const [a, b] = [edge(node.left, 'right'), edge(node.right, 'left')];
+          const pair = a && b && !a.prefix && !b.prefix ? `${a.lexeme} ${b.lexeme}` : null;
+          if (pair && [...pair].length <= MAX_WORD_PAIR_LENGTH) pairs.push(quote(pair));
+        }
+        const known = pairs.filter((p): p is string => p !== null);
+        return known.length ? known.join(' & ') : null;
+      }
+    }
+  };
+  if (!/<(-|1)>/.test(text)) return null;
+  try {
+    return required(parse(text));
+  } catch {
+    return null;
+  }
 }
 
 const sum = (xs: Iterable<number>) => [...xs].reduce((a, b) => a + b, 0);

@@ -51,9 +51,11 @@ export class Skill {
   /**
    * The listed version's full-text document, weighted: A name, B description, C tags
    * and capabilities, D tool names and descriptions. Rewritten with `latest_version_id`;
-   * kept on the skill so a search reads one table (its GIN index comes from a migration).
+   * kept on the skill so a search reads one table (its GIN index comes from a migration, as
+   * does the index of its neighbouring word pairs, which phrases read).
    */
   @Index('skills_search_idx', { synchronize: false })
+  @Index('skills_phrase_idx', { synchronize: false })
   @Column({ name: 'search_vector', type: 'tsvector', select: false, nullable: true })
   searchVector: string | null;
 

@@ -8,6 +8,7 @@ import { LogNodes1795985052280 } from './1795985052280-log-nodes';
 import { TokenParents1796126991951 } from './1796126991951-token-parents';
 import { SearchScale1796300000000 } from './1796300000000-search-scale';
 import { SearchPostings1796400000000 } from './1796400000000-search-postings';
+import { SearchPhrases1796500000000 } from './1796500000000-search-phrases';
 
 export const MIGRATIONS = [
   Init1795973621262,
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   TokenParents1796126991951,
   SearchScale1796300000000,
   SearchPostings1796400000000,
+  SearchPhrases1796500000000,
 ];

@@ -1,6 +1,6 @@
 /** Search on real PostgreSQL: full text, the typo fallback, filters, "certified now", keyset pages, totals, stats and the triggers behind them. */
 import fc from 'fast-check';
-import { parseSearchQuery, tsqueryConjunctions } from '@skillhub/search';
+import { parseSearchQuery, phrasePairs, tsqueryConjunctions } from '@skillhub/search';
 import { CURRENT_POLICY } from './current-certification';
 import { SkillSearchRepository, TOTAL_CAP, type SkillSearch, type SearchSort } from './skill-search.repository';
 import { SkillRepository } from './skill.repository';
@@ -303,10 +303,56 @@ describe('SkillSearchRepository', () => {
     );
   });
 
-  // Last: it takes the postings migration back and applies it again on this file's catalogue.
+  it("finds a phrase through its word pairs: every document holding the phrase holds the pairs asked for", async () => {
+    // Documents and quoted queries from one small vocabulary, with stop words, hyphens and
+    // apostrophes, in weighted fields as a skill's document is: whatever matches the phrase
+    // must hold its pairs, or the pairs' index would lose matches.
+    const words = ['slack', 'reader', 'readers', 'the', 'of', 'weather-sync', 'sync', "it's", 'api', 'a'];
+    const text = fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 8 }).map((w) => w.join(' '));
+    const phrase = fc.array(fc.constantFrom(...words), { minLength: 2, maxLength: 4 }).map((w) => `"${w.join(' ')}"`);
+    const typed = fc.tuple(phrase, fc.constantFrom('', ' -sync', ' or api', ' api', ' or "api reader"'));
+    let paired = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(text, text), { minLength: 1, maxLength: 6 }), typed, async (docs, [p, rest]) => {
+        const [{ tsquery }] = await db.ds.query(`SELECT websearch_to_tsquery('english', $1)::text AS "tsquery"`, [
+          p + rest,
+        ]);
+        const pairs = phrasePairs(tsquery);
+        if (pairs === null) return;
+        paired++;
+        const [{ lost }] = await db.ds.query(
+          `SELECT count(*)::int AS "lost" FROM (
+             SELECT setweight(to_tsvector('english', d->>0), 'A') || setweight(to_tsvector('english', d->>1), 'B') AS "v"
+               FROM jsonb_array_elements($1::jsonb) d) x
+            WHERE x."v" @@ $2::tsquery AND NOT search_word_pairs(x."v") @@ $3::tsquery`,
+          [JSON.stringify(docs), tsquery, pairs],
+        );
+        expect(lost).toBe(0);
+      }),
+      { numRuns: 300 },
+    );
+    expect(paired).toBeGreaterThan(100);
+
+    // Through search: the phrase first; the typo fallback (fewer than 20 matched) adds the
+    // skills holding its words apart after it.
+    const author = uniqueSlug();
+    await seedVersion(db.ds, { namespace: author, description: 'Reader of slack exports.' });
+    const together = await seedVersion(db.ds, { namespace: author, description: 'A slack reader for teams.' });
+    await seedVersion(db.ds, { namespace: author, description: 'Slack; the reader.' });
+    const found = await search.search(query({ q: '"slack reader"', author, sort: 'relevance' }));
+    expect(found.rows[0]!.name).toBe(together.name);
+    const [{ holders }] = await db.ds.query(
+      `SELECT count(*)::int AS "holders" FROM "skills" WHERE search_word_pairs("search_vector") @@ $1::tsquery`,
+      [phrasePairs(`'slack' <-> 'reader'`)],
+    );
+    expect(holders).toBe(1);
+  });
+
+  // Last: it takes the phrase and postings migrations back and applies them again on this file's catalogue.
   it('builds, migrating an existing catalogue, the postings its trigger keeps, and undoes them', async () => {
     const [{ before }] = await db.ds.query(`SELECT count(*)::int AS before FROM "search_postings"`);
     expect(before).toBeGreaterThan(0);
+    await db.ds.undoLastMigration();
     await db.ds.undoLastMigration();
     const [{ table }] = await db.ds.query(`SELECT to_regclass('search_postings')::text AS "table"`);
     expect(table).toBeNull();
@@ -316,5 +362,7 @@ describe('SkillSearchRepository', () => {
     expect(after).toBe(before);
     const word = await search.search(query({ q: 'kumquats', sort: 'relevance', limit: 5 }));
     expect([word.total, word.totalIsEstimate]).toEqual([TOTAL_CAP + 1, false]);
+    const [{ index }] = await db.ds.query(`SELECT to_regclass('skills_phrase_idx')::text AS "index"`);
+    expect(index).toBe('skills_phrase_idx');
   });
 });

@@ -18,6 +18,7 @@ import {
   type QueryTerm,
   likelyMatches,
   type TermWords,
+  phrasePairs,
   tsqueryConjunctions,
 } from '@skillhub/search';
 import type { SkillFormat } from '@skillhub/skill-formats';
@@ -171,10 +172,14 @@ interface Row {
 
 /** Collects positional parameters while a query is written. */
 class Params {
-  readonly values: unknown[] = [];
+  constructor(readonly values: unknown[] = []) {}
   add(value: unknown): string {
     this.values.push(value);
     return `$${this.values.length}`;
+  }
+  /** These values and those added to the copy only (a statement must use every value it is sent). */
+  copy(): Params {
+    return new Params([...this.values]);
   }
 }
 
@@ -378,11 +383,16 @@ export class SkillSearchRepository {
       // catalogue in search of a rare phrase.
       const text = `${params.add(texts.text)}::tsquery`;
       const fullText = `s."search_vector" @@ ${text}`;
-      const probed = fullText + and(skillConds);
+      // A phrase's word pairs: their index finds the documents that can hold it (docs/search.md).
+      // Only the probe reads them: an index order cut short would compute them row by row.
+      const pairs = phrasePairs(texts.text);
+      const probing = params.copy();
+      const paired = pairs === null ? [] : [`search_word_pairs(s."search_vector") @@ ${probing.add(pairs)}::tsquery`];
+      const probed = fullText + and([...paired, ...skillConds]);
       await m.query(PLAN_BY_INDEX.fullText);
       const readAll =
-        relevance && (await this.plannedRows(m, `FROM "skills" s WHERE ${probed}`, params.values)) <= READ_ALL_BELOW;
-      const probe = await this.probe(m, params, text, probed, parsed.fuzzyWords, parsed.nameWords, readAll);
+        relevance && (await this.plannedRows(m, `FROM "skills" s WHERE ${probed}`, probing.values)) <= READ_ALL_BELOW;
+      const probe = await this.probe(m, probing, text, probed, parsed.fuzzyWords, parsed.nameWords, readAll);
       // The probe read every match, or the best by static score of a bitmap read whole.
       if (probe.ids && probe.fuzzy === null && relevance) {
         const ids = [...new Set([...probe.ids, ...probe.names])];
