@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { PGlite } from '@electric-sql/pglite';
+import { fuzzystrmatch } from '@electric-sql/pglite/contrib/fuzzystrmatch';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
@@ -39,7 +40,7 @@ export async function startEmbeddedDatabase(dataDir: string | null): Promise<Emb
   }
   const db = await PGlite.create({
     dataDir: pgDir,
-    extensions: { pg_trgm, pgcrypto },
+    extensions: { fuzzystrmatch, pg_trgm, pgcrypto },
     postgresqlconf: MEMORY_SETTINGS,
   });
   await db.exec('CREATE EXTENSION IF NOT EXISTS pg_trgm; CREATE EXTENSION IF NOT EXISTS pgcrypto;');

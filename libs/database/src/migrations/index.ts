@@ -9,6 +9,7 @@ import { TokenParents1796126991951 } from './1796126991951-token-parents';
 import { SearchScale1796300000000 } from './1796300000000-search-scale';
 import { SearchPostings1796400000000 } from './1796400000000-search-postings';
 import { SearchPhrases1796500000000 } from './1796500000000-search-phrases';
+import { SearchTypoOrder1796600000000 } from './1796600000000-search-typo-order';
 
 export const MIGRATIONS = [
   Init1795973621262,
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   SearchScale1796300000000,
   SearchPostings1796400000000,
   SearchPhrases1796500000000,
+  SearchTypoOrder1796600000000,
 ];

@@ -1,6 +1,7 @@
 /** Search on real PostgreSQL: full text, the typo fallback, filters, "certified now", keyset pages, totals, stats and the triggers behind them. */
 import fc from 'fast-check';
 import { parseSearchQuery, phrasePairs, tsqueryConjunctions } from '@skillhub/search';
+import { MIGRATIONS } from '../migrations';
 import { CURRENT_POLICY } from './current-certification';
 import { SkillSearchRepository, TOTAL_CAP, type SkillSearch, type SearchSort } from './skill-search.repository';
 import { SkillRepository } from './skill.repository';
@@ -80,6 +81,24 @@ describe('SkillSearchRepository', () => {
     expect(await names({ q: 'wether', author, sort: 'relevance' })).toEqual(['weather-now', 'forecaster', 'city-info']);
     expect(await names({ q: 'condtions', author, sort: 'relevance' })).toEqual(['weather-now']);
     expect(await names({ q: 'stock', author, sort: 'relevance' })).toEqual(['stocks']);
+  });
+
+  it('corrects a misspelling to the nearest words by edit distance, the most held first', async () => {
+    const author = uniqueSlug();
+    const describe = async (description: string, times = 1) => {
+      const names: string[] = [];
+      for (let i = 0; i < times; i++) names.push((await seedVersion(db.ds, { namespace: author, description })).name);
+      return names;
+    };
+    // Five rare words as near as the meant one (two letters changed), each spelt before it:
+    // trigram distance alone, ties broken by spelling, looked up those five and missed it.
+    for (const word of ['quaabgal', 'quaacgal', 'quabcgal', 'quaddgal', 'quaefgal']) await describe(`Reads ${word} files.`);
+    const common = await describe('Reads quazzgal files.', 3);
+    expect(await names({ q: 'quaxxgal', author, sort: 'relevance' })).toEqual(expect.arrayContaining(common));
+    // Two letters swapped, where the stemmer parts the spellings (`qualogal` is indexed as
+    // `qualog`, too few trigrams shared with `quaolgal` to be found by them).
+    const swapped = await describe('Qualogal helper.', 2);
+    expect(await names({ q: 'quaolgal', author, sort: 'relevance' })).toEqual(expect.arrayContaining(swapped));
   });
 
   it('filters by category, tags and capabilities on the listed version, or on every version', async () => {
@@ -348,12 +367,13 @@ describe('SkillSearchRepository', () => {
     expect(holders).toBe(1);
   });
 
-  // Last: it takes the phrase and postings migrations back and applies them again on this file's catalogue.
+  // Last: it takes the postings migration and those after it back and applies them again on this file's catalogue.
   it('builds, migrating an existing catalogue, the postings its trigger keeps, and undoes them', async () => {
     const [{ before }] = await db.ds.query(`SELECT count(*)::int AS before FROM "search_postings"`);
     expect(before).toBeGreaterThan(0);
-    await db.ds.undoLastMigration();
-    await db.ds.undoLastMigration();
+    // Back to before the postings migration, through every migration after it.
+    const postings = MIGRATIONS.findIndex((m) => m.name === 'SearchPostings1796400000000');
+    for (let undo = postings; undo < MIGRATIONS.length; undo++) await db.ds.undoLastMigration();
     const [{ table }] = await db.ds.query(`SELECT to_regclass('search_postings')::text AS "table"`);
     expect(table).toBeNull();
     await db.ds.runMigrations();
