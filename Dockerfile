@@ -25,4 +25,5 @@ COPY --from=build /app/node_modules node_modules
 COPY --from=build /app/dist dist
 USER node
 EXPOSE 3000
-CMD ["node", "dist/apps/hub-api/src/main.js"]
+# Node flags as `npm run start:hub-api` has them (the heap limit: docs/architecture.md, "Memory").
+CMD ["node", "--max-old-space-size=192", "dist/apps/hub-api/src/main.js"]

@@ -28,6 +28,7 @@ const { join } = require('node:path');
 const { performance } = require('node:perf_hooks');
 
 const { withKeptDatabase, withScratchDatabase } = require('../support/scratch-database');
+const { nodeFlags } = require('../support/hub-process');
 const { seedCorpus, typoQueries, QUERIES } = require('./search-corpus');
 
 const ROOT = join(__dirname, '..', '..');
@@ -169,7 +170,7 @@ async function startHub(env) {
   const port = await freePort();
   const childEnv = { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error' };
   for (const [key, value] of Object.entries(childEnv)) if (value === null) delete childEnv[key];
-  const child = spawn(process.execPath, [join(ROOT, 'dist/apps/hub-api/src/main.js')], {
+  const child = spawn(process.execPath, [...nodeFlags('hub-api'), join(ROOT, 'dist/apps/hub-api/src/main.js')], {
     env: childEnv,
     stdio: ['ignore', 'ignore', 'inherit'],
   });

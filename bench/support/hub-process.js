@@ -15,9 +15,15 @@ function freePort() {
   });
 }
 
+/** The Node flags `npm run start:<app>` gives the app (hub-api's heap limit), so a bench runs it as users do. */
+function nodeFlags(app) {
+  const script = require('../../package.json').scripts[`start:${app}`] ?? '';
+  return script.split(/\s+/).filter((a) => a.startsWith('--'));
+}
+
 /** Starts `apps/<app>/src/main.js` of `dist` with `env`; ends with this script however it ends. */
 function startProcess(dist, app, env) {
-  const child = spawn(process.execPath, [join(dist, `apps/${app}/src/main.js`)], {
+  const child = spawn(process.execPath, [...nodeFlags(app), join(dist, `apps/${app}/src/main.js`)], {
     env,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -70,4 +76,4 @@ async function deleteRedisKeys(url, prefix) {
   }
 }
 
-module.exports = { startHub, startProcess, deleteRedisKeys };
+module.exports = { nodeFlags, startHub, startProcess, deleteRedisKeys };
