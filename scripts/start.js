@@ -32,7 +32,9 @@ if (stale) {
   utimesSync(stamp, now, now);
 }
 // hub-api's Node flags (its heap limit, docs/architecture.md "Memory") are those of `npm run start:hub-api`.
-const flags = require('../package.json').scripts['start:hub-api'].split(/\s+/).filter((a) => a.startsWith('--'));
+const flags = require('../package.json')
+  .scripts['start:hub-api'].split(/\s+/)
+  .filter((a) => a.startsWith('--'));
 const child = spawn(process.execPath, [...flags, entry], { stdio: 'inherit', env: process.env });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

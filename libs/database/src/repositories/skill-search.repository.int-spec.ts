@@ -92,7 +92,8 @@ describe('SkillSearchRepository', () => {
     };
     // Five rare words as near as the meant one (two letters changed), each spelt before it:
     // trigram distance alone, ties broken by spelling, looked up those five and missed it.
-    for (const word of ['quaabgal', 'quaacgal', 'quabcgal', 'quaddgal', 'quaefgal']) await describe(`Reads ${word} files.`);
+    for (const word of ['quaabgal', 'quaacgal', 'quabcgal', 'quaddgal', 'quaefgal'])
+      await describe(`Reads ${word} files.`);
     const common = await describe('Reads quazzgal files.', 3);
     expect(await names({ q: 'quaxxgal', author, sort: 'relevance' })).toEqual(expect.arrayContaining(common));
     // Two letters swapped, where the stemmer parts the spellings (`qualogal` is indexed as
@@ -322,7 +323,7 @@ describe('SkillSearchRepository', () => {
     );
   });
 
-  it("finds a phrase through its word pairs: every document holding the phrase holds the pairs asked for", async () => {
+  it('finds a phrase through its word pairs: every document holding the phrase holds the pairs asked for', async () => {
     // Documents and quoted queries from one small vocabulary, with stop words, hyphens and
     // apostrophes, in weighted fields as a skill's document is: whatever matches the phrase
     // must hold its pairs, or the pairs' index would lose matches.
@@ -332,22 +333,26 @@ describe('SkillSearchRepository', () => {
     const typed = fc.tuple(phrase, fc.constantFrom('', ' -sync', ' or api', ' api', ' or "api reader"'));
     let paired = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(text, text), { minLength: 1, maxLength: 6 }), typed, async (docs, [p, rest]) => {
-        const [{ tsquery }] = await db.ds.query(`SELECT websearch_to_tsquery('english', $1)::text AS "tsquery"`, [
-          p + rest,
-        ]);
-        const pairs = phrasePairs(tsquery);
-        if (pairs === null) return;
-        paired++;
-        const [{ lost }] = await db.ds.query(
-          `SELECT count(*)::int AS "lost" FROM (
+      fc.asyncProperty(
+        fc.array(fc.tuple(text, text), { minLength: 1, maxLength: 6 }),
+        typed,
+        async (docs, [p, rest]) => {
+          const [{ tsquery }] = await db.ds.query(`SELECT websearch_to_tsquery('english', $1)::text AS "tsquery"`, [
+            p + rest,
+          ]);
+          const pairs = phrasePairs(tsquery);
+          if (pairs === null) return;
+          paired++;
+          const [{ lost }] = await db.ds.query(
+            `SELECT count(*)::int AS "lost" FROM (
              SELECT setweight(to_tsvector('english', d->>0), 'A') || setweight(to_tsvector('english', d->>1), 'B') AS "v"
                FROM jsonb_array_elements($1::jsonb) d) x
             WHERE x."v" @@ $2::tsquery AND NOT search_word_pairs(x."v") @@ $3::tsquery`,
-          [JSON.stringify(docs), tsquery, pairs],
-        );
-        expect(lost).toBe(0);
-      }),
+            [JSON.stringify(docs), tsquery, pairs],
+          );
+          expect(lost).toBe(0);
+        },
+      ),
       { numRuns: 300 },
     );
     expect(paired).toBeGreaterThan(100);
