@@ -384,11 +384,21 @@ export class SkillSearchRepository {
       const text = `${params.add(texts.text)}::tsquery`;
       const fullText = `s."search_vector" @@ ${text}`;
       // A phrase's word pairs: their index finds the documents that can hold it (docs/search.md).
-      // Only the probe reads them: an index order cut short would compute them row by row.
+      // Only the probe reads them: an index order cut short would compute them row by row. Those
+      // documents hold every word of the pairs, so the query is checked on each (as a function,
+      // which no index answers): a BitmapAnd with the words' far larger bitmap only added to it.
       const pairs = phrasePairs(texts.text);
       const probing = params.copy();
-      const paired = pairs === null ? [] : [`search_word_pairs(s."search_vector") @@ ${probing.add(pairs)}::tsquery`];
-      const probed = fullText + and([...paired, ...skillConds]);
+      const probed = (
+        pairs === null
+          ? [fullText]
+          : [
+              `search_word_pairs(s."search_vector") @@ ${probing.add(pairs)}::tsquery`,
+              `ts_match_vq(s."search_vector", ${text})`,
+            ]
+      )
+        .concat(skillConds)
+        .join(' AND ');
       await m.query(PLAN_BY_INDEX.fullText);
       const readAll =
         relevance && (await this.plannedRows(m, `FROM "skills" s WHERE ${probed}`, probing.values)) <= READ_ALL_BELOW;
