@@ -26,4 +26,4 @@ COPY --from=build /app/dist dist
 USER node
 EXPOSE 3000
 # Node flags as `npm run start:hub-api` has them (the heap limit: docs/architecture.md, "Memory").
-CMD ["node", "--max-old-space-size=192", "dist/apps/hub-api/src/main.js"]
+CMD ["node", "--max-old-space-size=256", "dist/apps/hub-api/src/main.js"]

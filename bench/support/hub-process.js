@@ -15,9 +15,12 @@ function freePort() {
   });
 }
 
-/** The Node flags `npm run start:<app>` gives the app (hub-api's heap limit), so a bench runs it as users do. */
+/**
+ * The Node flags `npm run start:<app>` gives the app (hub-api's heap limit), so a bench runs it as
+ * users do; BENCH_NODE_FLAGS replaces them (`BENCH_NODE_FLAGS=` runs with none, to compare).
+ */
 function nodeFlags(app) {
-  const script = require('../../package.json').scripts[`start:${app}`] ?? '';
+  const script = process.env.BENCH_NODE_FLAGS ?? require('../../package.json').scripts[`start:${app}`] ?? '';
   return script.split(/\s+/).filter((a) => a.startsWith('--'));
 }
 
