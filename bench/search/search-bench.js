@@ -22,13 +22,12 @@ const { spawn } = require('node:child_process');
 const { randomBytes } = require('node:crypto');
 const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
 const http = require('node:http');
-const net = require('node:net');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { performance } = require('node:perf_hooks');
 
 const { withKeptDatabase, withScratchDatabase } = require('../support/scratch-database');
-const { nodeFlags } = require('../support/hub-process');
+const { deleteRedisKeys, startHub: startHubProcess } = require('../support/hub-process');
 const { seedCorpus, typoQueries, QUERIES } = require('./search-corpus');
 
 const ROOT = join(__dirname, '..', '..');
@@ -143,17 +142,6 @@ async function throughput(run, seconds = SECONDS) {
   return done / ((performance.now() - t) / 1000);
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
 function rssMiB(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024;
@@ -165,35 +153,14 @@ function childrenRssMiB(pid) {
   return children.reduce((sum, child) => sum + rssMiB(child), 0);
 }
 
-/** hub-api in its own process, as `npm start` or production runs it; resolves once /health answers. */
-async function startHub(env) {
-  const port = await freePort();
-  const childEnv = { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error' };
+/**
+ * hub-api in its own process, as `npm start` or production runs it, once /health answers; a
+ * variable given as null is removed from this process's environment.
+ */
+function startHub(env) {
+  const childEnv = { ...process.env, ...env, LOG_LEVEL: 'error' };
   for (const [key, value] of Object.entries(childEnv)) if (value === null) delete childEnv[key];
-  const child = spawn(process.execPath, [...nodeFlags('hub-api'), join(ROOT, 'dist/apps/hub-api/src/main.js')], {
-    env: childEnv,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const base = `http://127.0.0.1:${port}`;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`hub-api exited with ${child.exitCode}`);
-    try {
-      await get(base, '/api/v1/health');
-      break;
-    } catch (err) {
-      if (i > 600) throw err;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-  return {
-    base,
-    pid: child.pid,
-    async stop() {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
+  return startHubProcess(join(ROOT, 'dist'), childEnv);
 }
 
 function seedSql() {
@@ -454,18 +421,9 @@ async function withRedisPrefix(work) {
   try {
     return await work(prefix);
   } finally {
-    const Redis = require('ioredis');
-    const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
-    try {
-      await redis.connect();
-      for await (const keys of redis.scanStream({ match: `${prefix}:*`, count: 1000 })) {
-        if (keys.length) await redis.del(...keys);
-      }
-    } catch (err) {
-      console.error(`could not clean Redis keys ${prefix}:*: ${err.message}`);
-    } finally {
-      redis.disconnect();
-    }
+    await deleteRedisKeys(REDIS_URL, prefix).catch((err) =>
+      console.error(`could not clean Redis keys ${prefix}*: ${err.message}`),
+    );
   }
 }
 
