@@ -687,18 +687,23 @@ export class SkillSearchRepository {
           FROM (${listed} WHERE TRUE${and(conds)} ORDER BY ${plan.order} LIMIT ${limit} OFFSET ${skip}) s
           JOIN "namespaces" n ON n."id" = s."namespace_id" JOIN "skill_versions" v ON v."id" = s."latest_version_id"
           ORDER BY ${plan.order}`;
-    const rows: Row[] = await m.query(sql, params.values);
-
     const matching = allVersions
       ? `FROM "skills" s JOIN "skill_versions" v ON v."skill_id" = s."id" ${currentCertificationJoin('v', 'c')}
          WHERE TRUE${and([...skillConds, ...versionConds])}`
       : `FROM "skills" s WHERE TRUE${and(skillConds)}`;
     const countParams = params.values.slice(0, matchParams);
-    const { total, totalIsEstimate } = !known
-      ? ((allVersions ? null : await this.countedTotal(m, query)) ?? (await this.cappedTotal(m, matching, countParams)))
-      : known.total === 'estimate'
-        ? await this.estimatedTotal(m, matching, countParams)
-        : (known.total ?? (await this.cappedTotal(m, matching, countParams)));
+    const totalOf = async (): Promise<Total> =>
+      !known
+        ? ((allVersions ? null : await this.countedTotal(m, query)) ??
+          (await this.cappedTotal(m, matching, countParams)))
+        : known.total === 'estimate'
+          ? await this.estimatedTotal(m, matching, countParams)
+          : (known.total ?? (await this.cappedTotal(m, matching, countParams)));
+    // The page and its total at once: outside a search's transaction each has a connection of its own.
+    const [rows, { total, totalIsEstimate }]: [Row[], Total] = await Promise.all([
+      m.query(sql, params.values),
+      totalOf(),
+    ]);
     return {
       rows: rows.slice(0, query.limit).map((r) => ({
         author: r.author,
