@@ -699,7 +699,8 @@ export class SkillSearchRepository {
         : known.total === 'estimate'
           ? await this.estimatedTotal(m, matching, countParams)
           : (known.total ?? (await this.cappedTotal(m, matching, countParams)));
-    // The page and its total at once: outside a search's transaction each has a connection of its own.
+    // The page and its total at once: outside a search's transaction each takes a pooled connection
+    // (they queue on a transaction's one connection, and on the embedded database's one).
     const [rows, { total, totalIsEstimate }]: [Row[], Total] = await Promise.all([
       m.query(sql, params.values),
       totalOf(),
