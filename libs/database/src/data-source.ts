@@ -5,6 +5,7 @@
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
+import { PLAN_CACHE_MODE } from './plan-cache-mode';
 
 export interface DataSourceTuning {
   /** Connections in the pool. The embedded database takes exactly one, so transactions never interleave. */
@@ -23,7 +24,12 @@ export function buildDataSourceOptions(url: string, tuning: DataSourceTuning = {
     migrationsTransactionMode: 'each',
     synchronize: false,
     uuidExtension: 'pgcrypto',
-    extra: { max: tuning.poolSize ?? 10, connectionTimeoutMillis: 10_000 },
+    extra: {
+      max: tuning.poolSize ?? 10,
+      connectionTimeoutMillis: 10_000,
+      // Named statements are planned for each execution's values (repositories/prepared-query.ts).
+      options: `-c plan_cache_mode=${PLAN_CACHE_MODE}`,
+    },
   };
 }
 

@@ -11,6 +11,7 @@ import { fuzzystrmatch } from '@electric-sql/pglite/contrib/fuzzystrmatch';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { PLAN_CACHE_MODE } from './plan-cache-mode';
 
 export interface EmbeddedDatabase {
   /** `postgres://` URL of the loopback socket server. */
@@ -41,7 +42,7 @@ export async function startEmbeddedDatabase(dataDir: string | null): Promise<Emb
   const db = await PGlite.create({
     dataDir: pgDir,
     extensions: { fuzzystrmatch, pg_trgm, pgcrypto },
-    postgresqlconf: MEMORY_SETTINGS,
+    postgresqlconf: [...MEMORY_SETTINGS, `plan_cache_mode = ${PLAN_CACHE_MODE}`],
   });
   await db.exec('CREATE EXTENSION IF NOT EXISTS pg_trgm; CREATE EXTENSION IF NOT EXISTS pgcrypto;');
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0 });

@@ -24,6 +24,7 @@ import {
 import type { SkillFormat } from '@skillhub/skill-formats';
 import type { CertificationLevel } from '../entities/certification.entity';
 import { CURRENT_POLICY, certifiedNowSql, currentCertificationJoin } from './current-certification';
+import { preparedQuery } from './prepared-query';
 
 export const SEARCH_SORTS = ['relevance', 'name', 'updated', 'downloads', 'version'] as const;
 export type SearchSort = (typeof SEARCH_SORTS)[number];
@@ -451,7 +452,8 @@ export class SkillSearchRepository {
   private async tsqueries(m: EntityManager, parsed: ParsedSearchQuery): Promise<Tsqueries> {
     const exact = `websearch_to_tsquery('english', $1)`;
     const prefix = parsed.prefix ? `(websearch_to_tsquery('english', $2) && to_tsquery('english', $3))` : null;
-    const [row]: Tsqueries[] = await m.query(
+    const [row]: Tsqueries[] = await preparedQuery(
+      m,
       `SELECT ${exact}::text AS exact, ${prefix ?? 'NULL'}::text AS prefix, ${prefix ? `(${exact} || ${prefix})` : exact}::text AS text`,
       prefix ? [parsed.text, parsed.textBeforePrefix, `${parsed.prefix}:*`] : [parsed.text],
     );
@@ -548,7 +550,8 @@ export class SkillSearchRepository {
         ? `(SELECT ${idText('array_agg(DISTINCT n."id")')} FROM (${walk(true, 3 * NAME_CANDIDATES, NAME_CANDIDATES)}) n)`
         : 'NULL';
     await m.query(PLAN_BY_INDEX.postings);
-    const [row]: Array<{ read: number; ids: string | null; names: string | null }> = await m.query(
+    const [row]: Array<{ read: number; ids: string | null; names: string | null }> = await preparedQuery(
+      m,
       `WITH "walk" AS (SELECT w."id", row_number() OVER () AS "i" FROM (${walk(false, WALK_BUDGET, unchecked ? UNCHECKED_READ : TOTAL_CAP + 1)}) w)
        SELECT (SELECT count(*)::int FROM "walk") AS "read",
               (SELECT ${idText('array_agg(f."id" ORDER BY f."i")')} FROM (SELECT "id", min("i") AS "i" FROM "walk" GROUP BY "id") f) AS "ids",
@@ -596,7 +599,8 @@ export class SkillSearchRepository {
     const terms = [...new Map(conjunctions.flat().map((t) => [id(t), t])).values()].filter(
       (t) => [...t.lexeme].length <= MAX_WORD_LENGTH,
     );
-    const rows: Array<{ i: number; word: string; documents: number; more: boolean }> = await m.query(
+    const rows: Array<{ i: number; word: string; documents: number; more: boolean }> = await preparedQuery(
+      m,
       `SELECT t."i", w."word", w."documents", w."n" > ${MAX_EXPANSIONS} AS "more"
          FROM unnest($1::text[], $2::boolean[]) WITH ORDINALITY t("lexeme", "prefix", "i")
        CROSS JOIN LATERAL (
@@ -631,7 +635,8 @@ export class SkillSearchRepository {
   ): Promise<string[]> {
     // One ILIKE a word, so the trigram index ANDs them (it cannot read an array).
     const names = words.map((w) => `s."name" ILIKE ${params.add(`%${w}%`)}`).join(' AND ');
-    const rows: Array<{ id: string }> = await m.query(
+    const rows: Array<{ id: string }> = await preparedQuery(
+      m,
       `SELECT s."id" FROM (SELECT * FROM "skills" s WHERE ${names} AND ${LISTED} OFFSET 0) s
         WHERE s."search_vector" @@ ${query}${and(filters)} ORDER BY s."static_score" DESC LIMIT ${NAME_CANDIDATES}`,
       params.values,
@@ -702,7 +707,7 @@ export class SkillSearchRepository {
     // The page and its total at once: outside a search's transaction each takes a pooled connection
     // (they queue on a transaction's one connection, and on the embedded database's one).
     const [rows, { total, totalIsEstimate }]: [Row[], Total] = await Promise.all([
-      m.query(sql, params.values),
+      preparedQuery<Row>(m, sql, params.values),
       totalOf(),
     ]);
     return {
@@ -764,8 +769,10 @@ export class SkillSearchRepository {
                   WHERE s."name" ILIKE ALL (${names}) AND ${fullText}
                   ORDER BY s."static_score" DESC LIMIT ${NAME_CANDIDATES}) t)
          END`;
-    const [row]: Array<Omit<Probed, 'ids' | 'names'> & { ids: string | null; names: string | null }> = await m.query(
-      `WITH "hits" AS (
+    const [row]: Array<Omit<Probed, 'ids' | 'names'> & { ids: string | null; names: string | null }> =
+      await preparedQuery(
+        m,
+        `WITH "hits" AS (
            SELECT count(*)::int AS "n", ${ids} AS "ids", ${readNames} AS "names"
              FROM (SELECT s."id", s."static_score", s."name" FROM "skills" s WHERE ${fullText}
                    LIMIT ${(readAll ? READ_ALL_LIMIT : TOTAL_CAP) + 1}) capped)
@@ -778,8 +785,8 @@ export class SkillSearchRepository {
                      CROSS JOIN LATERAL search_word_neighbours(q."word", ${FUZZY_ALTERNATIVES}) w("word")
                     GROUP BY q."i") g))
          END AS "q") f`,
-      values,
-    );
+        values,
+      );
     return { ...row!, ids: row!.ids === null ? null : idsOf(row!.ids), names: idsOf(row!.names) };
   }
 
@@ -799,7 +806,8 @@ export class SkillSearchRepository {
 
   /** Exact up to TOTAL_CAP matches (a count that stops there); above it, the planner's estimate. */
   private async cappedTotal(m: EntityManager, matching: string, values: unknown[]): Promise<Total> {
-    const [{ total }]: Array<{ total: number }> = await m.query(
+    const [{ total }]: Array<{ total: number }> = await preparedQuery(
+      m,
       `SELECT count(*)::int AS total FROM (SELECT 1 ${matching} LIMIT ${TOTAL_CAP + 1}) capped`,
       values,
     );
@@ -827,7 +835,8 @@ export class SkillSearchRepository {
    * finds them). Constant in the size of the catalogue.
    */
   private counts(m: EntityManager, category?: string): Promise<CategoryCount[]> {
-    return m.query(
+    return preparedQuery(
+      m,
       `SELECT CASE WHEN k."category" = '' THEN 'uncategorized' ELSE k."category" END AS category,
               sum(k."total")::int AS total, sum(k."certified" - coalesce(e."n", 0))::int AS certified
          FROM (SELECT "category", sum("skills") AS "total",
@@ -856,7 +865,8 @@ export class SkillSearchRepository {
       description: string;
       level: string;
       issued_at: Date | null;
-    }> = await this.dataSource.query(
+    }> = await preparedQuery(
+      this.dataSource.manager,
       `SELECT n."slug" AS author, s."name", v."version", v."description", s."cert_level" AS level,
               s."cert_issued_at" AS issued_at
          FROM (SELECT ${LISTED_COLUMNS}, s."cert_issued_at" FROM "skills" s
