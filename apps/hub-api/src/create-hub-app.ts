@@ -8,6 +8,7 @@ import { createLogger, type HubConfig, nestLogger } from '@skillhub/config';
 import { createApiDocument } from './api-document';
 import { accessLog } from './common/access-log.middleware';
 import { answerClientErrors } from './common/client-errors';
+import { HubExpressAdapter } from './common/express-adapter';
 import { refuseDeepJson } from './common/json-depth';
 import { kazmaPathsMiddleware } from './common/kazma-paths.middleware';
 import { ProblemFilter } from './common/problem.filter';
@@ -28,11 +29,15 @@ const JSON_BODY_LIMIT = '256kb';
 
 export async function createHubApp(config: HubConfig, database: DatabaseEndpoint): Promise<INestApplication> {
   const logger = createLogger(config, { name: 'hub-api', context: requestLogFields });
-  const app = await NestFactory.create<NestExpressApplication>(HubApiModule.forRoot(config, database), {
-    bodyParser: false,
-    abortOnError: false,
-    logger: nestLogger(logger),
-  });
+  const app = await NestFactory.create<NestExpressApplication>(
+    HubApiModule.forRoot(config, database),
+    new HubExpressAdapter(),
+    {
+      bodyParser: false,
+      abortOnError: false,
+      logger: nestLogger(logger),
+    },
+  );
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
   app.use(requestContextMiddleware);

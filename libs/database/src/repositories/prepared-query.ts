@@ -15,9 +15,26 @@ import { type EntityManager, QueryFailedError } from 'typeorm';
  */
 export const PREPARED_PER_CONNECTION = 64;
 
+interface QueryConfig {
+  name?: string;
+  text: string;
+  values: unknown[];
+}
+
 /** The part of a pg client this uses. */
 interface PgClient {
-  query(config: { name?: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+  query(config: QueryConfig, callback: (err: Error | null, result: { rows: unknown[] }) => void): void;
+}
+
+/**
+ * The rows of `config` on `client`, through pg's callback form: its promise form keeps every
+ * result alive through the next young-generation collection, so a list page's rows reached the
+ * old generation (docs/architecture.md, "The HTTP server and the garbage collector").
+ */
+function rowsOf(client: PgClient, config: QueryConfig): Promise<unknown[]> {
+  return new Promise((resolve, reject) =>
+    client.query(config, (err, result) => (err ? reject(err) : resolve(result.rows))),
+  );
 }
 
 /** Per pg client: the names it has prepared (or is preparing). */
@@ -33,8 +50,7 @@ export async function preparedQuery<T>(m: EntityManager, text: string, values: u
   try {
     const client = (await runner.connect()) as PgClient;
     const name = await nameFor(client, text);
-    const { rows } = await client.query({ name, text, values });
-    return rows as T[];
+    return (await rowsOf(client, { name, text, values })) as T[];
   } catch (err) {
     throw err instanceof QueryFailedError ? err : new QueryFailedError(text, values, err as Error);
   } finally {
@@ -54,7 +70,7 @@ async function nameFor(client: PgClient, text: string): Promise<string | undefin
   if (!names) {
     names = new Set();
     preparedBy.set(client, names);
-    await client.query({ text: 'DEALLOCATE ALL', values: [] });
+    await rowsOf(client, { text: 'DEALLOCATE ALL', values: [] });
   }
   const name = `skillhub_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
   if (names.has(name)) return name;
