@@ -409,8 +409,10 @@ function report(r, backend) {
       (r.databaseRss ? ` (its embedded database's own process: max ${r.databaseRss.toFixed(0)} MiB)` : ''),
   );
   const share = ({ expected, found, misses }) =>
-    `${found}/${expected} = ${((100 * found) / Math.max(1, expected)).toFixed(1)}%` +
-    (misses.length ? ` (short: ${misses.join(', ')})` : '');
+    expected === 0
+      ? 'not measured (no generated misspelling whose answers fit under the cap at this size)'
+      : `${found}/${expected} = ${((100 * found) / expected).toFixed(1)}%` +
+        (misses.length ? ` (short: ${misses.join(', ')})` : '');
   console.log(
     `- typo recall, whole catalogue (skills holding the meant word that the fallback searches for): ${share(r.baseline.lexiconRecall)}`,
   );
