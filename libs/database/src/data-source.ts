@@ -5,6 +5,7 @@
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
+import { HubPgClient } from './pg-client';
 import { PLAN_CACHE_MODE } from './plan-cache-mode';
 
 export interface DataSourceTuning {
@@ -25,6 +26,7 @@ export function buildDataSourceOptions(url: string, tuning: DataSourceTuning = {
     synchronize: false,
     uuidExtension: 'pgcrypto',
     extra: {
+      Client: HubPgClient,
       max: tuning.poolSize ?? 10,
       connectionTimeoutMillis: 10_000,
       // Named statements are planned for each execution's values (repositories/prepared-query.ts).

@@ -15,26 +15,9 @@ import { type EntityManager, QueryFailedError } from 'typeorm';
  */
 export const PREPARED_PER_CONNECTION = 64;
 
-interface QueryConfig {
-  name?: string;
-  text: string;
-  values: unknown[];
-}
-
 /** The part of a pg client this uses. */
 interface PgClient {
-  query(config: QueryConfig, callback: (err: Error | null, result: { rows: unknown[] }) => void): void;
-}
-
-/**
- * The rows of `config` on `client`, through pg's callback form: its promise form keeps every
- * result alive through the next young-generation collection, so a list page's rows reached the
- * old generation (docs/architecture.md, "The HTTP server and the garbage collector").
- */
-function rowsOf(client: PgClient, config: QueryConfig): Promise<unknown[]> {
-  return new Promise((resolve, reject) =>
-    client.query(config, (err, result) => (err ? reject(err) : resolve(result.rows))),
-  );
+  query(config: { name?: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
 }
 
 /** Per pg client: the names it has prepared (or is preparing). */
@@ -50,7 +33,8 @@ export async function preparedQuery<T>(m: EntityManager, text: string, values: u
   try {
     const client = (await runner.connect()) as PgClient;
     const name = await nameFor(client, text);
-    return (await rowsOf(client, { name, text, values })) as T[];
+    const { rows } = await client.query({ name, text, values });
+    return rows as T[];
   } catch (err) {
     throw err instanceof QueryFailedError ? err : new QueryFailedError(text, values, err as Error);
   } finally {
@@ -70,7 +54,7 @@ async function nameFor(client: PgClient, text: string): Promise<string | undefin
   if (!names) {
     names = new Set();
     preparedBy.set(client, names);
-    await rowsOf(client, { text: 'DEALLOCATE ALL', values: [] });
+    await client.query({ text: 'DEALLOCATE ALL', values: [] });
   }
   const name = `skillhub_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
   if (names.has(name)) return name;
