@@ -186,10 +186,11 @@ async function seedCatalogue(ds, size) {
 }
 
 /**
- * Migrates and seeds through `url` (unless `seed` is false: a kept catalogue); returns the
- * ILIKE baseline's sequential latency per query and the typo fallback's recall.
+ * Migrates and seeds through `url` (unless `seed` is false: a kept catalogue), calling `seeded()`
+ * once the catalogue is whole; returns the ILIKE baseline's sequential latency per query and the
+ * typo fallback's recall.
  */
-async function seedAndTimeIlike(url, size, seed = true) {
+async function seedAndTimeIlike(url, size, seed = true, seeded = () => undefined) {
   const { DataSource } = require('typeorm');
   const options = dist('libs/database/src').buildDataSourceOptions(url, { poolSize: 1 });
   const t = performance.now();
@@ -216,6 +217,7 @@ async function seedAndTimeIlike(url, size, seed = true) {
     await ds.runMigrations();
     if (seed && size < BULK_FROM) await seedCatalogue(ds, size);
     if (seed) await ds.query('VACUUM ANALYZE');
+    seeded();
     const seconds = seed ? (performance.now() - t) / 1000 : null;
     const ilike = {};
     for (const { label, q } of QUERIES) {
@@ -435,11 +437,11 @@ async function withRedisPrefix(work) {
 async function runPostgres(size) {
   const database =
     size >= KEEP_FROM
-      ? (work) => withKeptDatabase(`skillhub_bench_search_${size}`, (url, fresh) => work(url, fresh))
-      : (work) => withScratchDatabase((url) => work(url, true));
-  return database((url, fresh) =>
+      ? (work) => withKeptDatabase(`skillhub_bench_search_${size}`, work)
+      : (work) => withScratchDatabase((url) => work(url, true, () => undefined));
+  return database((url, fresh, seeded) =>
     withRedisPrefix(async (prefix) => {
-      const baseline = await seedAndTimeIlike(url, size, fresh);
+      const baseline = await seedAndTimeIlike(url, size, fresh, seeded);
       baseline.ilikeRps = await ilikeThroughput(url);
       const hub = await startHub({
         DATABASE_URL: url,

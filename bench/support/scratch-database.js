@@ -22,8 +22,11 @@ async function withScratchDatabase(work) {
 }
 
 /**
- * Runs `work(url, fresh)` on database `name`, created when missing (then `fresh` is true) and
- * kept afterwards: for a catalogue too slow to seed at every run. `dropDatabase(name)` ends it.
+ * Runs `work(url, fresh, seeded)` on database `name`, created when missing (then `fresh` is true)
+ * and kept afterwards: for a catalogue too slow to seed at every run. `work` calls `seeded()` once
+ * a fresh database holds its whole catalogue: a failure before that drops it, one after keeps it
+ * (a measurement that fails does not throw away a seed of half an hour). `dropDatabase(name)`
+ * ends it.
  */
 async function withKeptDatabase(name, work) {
   const admin = new Client({ connectionString: ADMIN_URL });
@@ -40,11 +43,12 @@ async function withKeptDatabase(name, work) {
   }
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
+  let complete = !fresh;
   try {
-    return await work(url.toString(), fresh);
+    return await work(url.toString(), fresh, () => (complete = true));
   } catch (err) {
     // A seed that did not finish is not kept.
-    if (fresh) await dropDatabase(name);
+    if (!complete) await dropDatabase(name);
     throw err;
   }
 }
