@@ -24,12 +24,19 @@ function nodeFlags(app) {
   return script.split(/\s+/).filter((a) => a.startsWith('--'));
 }
 
-/** Starts `apps/<app>/src/main.js` of `dist` with `env`; ends with this script however it ends. */
-function startProcess(dist, app, env) {
-  const child = spawn(process.execPath, [...nodeFlags(app), join(dist, `apps/${app}/src/main.js`)], {
-    env,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+/**
+ * Starts `apps/<app>/src/main.js` of `dist` with `env`; ends with this script however it ends.
+ * `options.flags`: Node flags after the app's own; `options.stdout: 'pipe'` keeps its output (else dropped).
+ */
+function startProcess(dist, app, env, options = {}) {
+  const child = spawn(
+    process.execPath,
+    [...nodeFlags(app), ...(options.flags ?? []), join(dist, `apps/${app}/src/main.js`)],
+    {
+      env,
+      stdio: ['ignore', options.stdout ?? 'ignore', 'inherit'],
+    },
+  );
   const orphanGuard = () => child.kill('SIGKILL');
   process.once('exit', orphanGuard);
   return {
@@ -44,10 +51,10 @@ function startProcess(dist, app, env) {
   };
 }
 
-/** hub-api on a free loopback port, once `/api/v1/health` answers. */
-async function startHub(dist, env) {
+/** hub-api on a free loopback port, once `/api/v1/health` answers (`options` as startProcess's). */
+async function startHub(dist, env, options = {}) {
   const port = await freePort();
-  const hub = startProcess(dist, 'hub-api', { ...env, PORT: String(port), HOST: '127.0.0.1' });
+  const hub = startProcess(dist, 'hub-api', { ...env, PORT: String(port), HOST: '127.0.0.1' }, options);
   const base = `http://127.0.0.1:${port}`;
   const started = Date.now();
   for (;;) {
