@@ -1,5 +1,6 @@
 import type { ArgumentMetadata } from '@nestjs/common';
 import { DomainError } from '@skillhub/errors';
+import { BadgeQueryDto } from '../badges/dto/badge.request.dto';
 import { RevokeRequestDto } from '../trust/dto/trust.dto';
 import { createValidationPipe } from './validation.pipe';
 
@@ -45,5 +46,53 @@ describe('the validation pipe', () => {
   it('names unknown fields and wrong types', async () => {
     const error = await refusal({ reason: 3, extra: true });
     expect(error.problems.map((p) => p.path).sort()).toEqual(['extra', 'reason', 'reason', 'reason']);
+  });
+
+  describe('a query seen before', () => {
+    const query: ArgumentMetadata = { type: 'query', metatype: BadgeQueryDto };
+    /** A query as Express parses it: an object with no prototype. */
+    const parsed = (fields: Record<string, unknown>) => Object.assign(Object.create(null) as object, fields);
+
+    it('is answered as the first time: a new instance of the class each time, with the same fields', async () => {
+      const pipeOfItsOwn = createValidationPipe();
+      const first = await pipeOfItsOwn.transform(parsed({ style: 'flat', label: 'certified by' }), query);
+      const again = await pipeOfItsOwn.transform(parsed({ style: 'flat', label: 'certified by' }), query);
+      expect(first).toBeInstanceOf(BadgeQueryDto);
+      expect(again).toBeInstanceOf(BadgeQueryDto);
+      expect(again).not.toBe(first);
+      expect({ ...(again as object) }).toEqual({ style: 'flat', label: 'certified by' });
+      expect({ ...(again as object) }).toEqual({ ...(first as object) });
+    });
+
+    it('is refused every time when invalid, each fault named', async () => {
+      const pipeOfItsOwn = createValidationPipe();
+      for (let i = 0; i < 3; i++) {
+        await expect(pipeOfItsOwn.transform(parsed({ style: 'neon', extra: '1' }), query)).rejects.toMatchObject({
+          problems: [expect.objectContaining({ path: 'extra' }), expect.objectContaining({ path: 'style' })],
+        });
+      }
+    });
+
+    it('loses its `__proto__` keys before it is read, however often it comes', async () => {
+      const pipeOfItsOwn = createValidationPipe();
+      for (let i = 0; i < 3; i++) {
+        const dto = (await pipeOfItsOwn.transform(
+          parsed({ style: 'flat', ['__proto__']: ['a', 'b'] }),
+          query,
+        )) as object;
+        expect(Object.getPrototypeOf(dto)).toBe(BadgeQueryDto.prototype);
+        expect({ ...dto }).toEqual({ style: 'flat' });
+      }
+    });
+
+    it('is checked again once the same fields say something else', async () => {
+      const pipeOfItsOwn = createValidationPipe();
+      await pipeOfItsOwn.transform(parsed({ style: 'flat' }), query);
+      await expect(
+        pipeOfItsOwn.transform(parsed({ style: 'flat', version: 'x'.repeat(65) }), query),
+      ).rejects.toMatchObject({
+        problems: [expect.objectContaining({ path: 'version' })],
+      });
+    });
   });
 });
