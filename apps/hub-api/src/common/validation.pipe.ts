@@ -68,7 +68,8 @@ export function createValidationPipe(): ValidationPipe {
   });
 }
 
-const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is object =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function flatten(errors: ValidationError[], parent: string): Problem[] {
   return errors.flatMap((e) => {
