@@ -16,8 +16,8 @@ const gc = runInNewContext('gc') as (options?: { type: 'minor' | 'major' }) => v
 const oldGenerationUsed = (): number =>
   getHeapSpaceStatistics().find((s) => s.space_name === 'old_space')!.space_used_size;
 
-/** Each of 500 rows of ~60 bytes: a result of ~50 KB on the heap. */
-const ROWS = "SELECT g, repeat('x', 40) AS pad FROM generate_series(1, 500) g";
+/** 2,000 rows of ~100 bytes each on the heap: a result of ~200 KB, 20 MB over the 100 queries. */
+const ROWS = "SELECT g, repeat('x', 40) AS pad FROM generate_series(1, 2000) g";
 
 describe('HubPgClient on PostgreSQL', () => {
   let db: TestDatabase;
@@ -95,8 +95,11 @@ describe('HubPgClient on PostgreSQL', () => {
     });
 
   it('keeps no result of its promise form alive into the old generation, where pg’s own keeps most', async () => {
-    // Measured: pg's own 3.9–6.2 MB of ~5 MB of results, this client's 5–183 KB.
-    expect(await promotedBy(Client)).toBeGreaterThan(2 * 1024 * 1024);
-    expect(await promotedBy(HubPgClient)).toBeLessThan(1024 * 1024);
+    // What else the process allocates meanwhile (a test worker's own work) grows the old
+    // generation too: up to ~1.4 MB seen in CI, so the two are compared with each other.
+    const own = await promotedBy(Client);
+    const hubs = await promotedBy(HubPgClient);
+    expect(own).toBeGreaterThan(8 * 1024 * 1024);
+    expect(hubs).toBeLessThan(own / 5);
   });
 });
