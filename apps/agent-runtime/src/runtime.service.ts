@@ -1,8 +1,8 @@
 /**
- * The runtime's life: read the YAML configuration, install the certified skills it names
- * (verified offline), start the servers their certificates let run (in the sandbox) and the
- * servers the operator configures, and serve them through the gateway (Streamable HTTP and/or
- * stdio), with Agent Skills offered as prompts.
+ * The runtime's life: read the YAML configuration, serve the gateway (Streamable HTTP with its
+ * bearer token, and/or stdio) at once, then install the certified skills it names (verified
+ * offline) and start the servers their certificates let run (in the sandbox) and the servers the
+ * operator configures, each offered as soon as it is up, with Agent Skills offered as prompts.
  */
 import { join, resolve } from 'node:path';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
@@ -12,12 +12,13 @@ import { createPreApprovalPolicy, describeTiers, isTrustedInProdAllowed } from '
 import { HubApiError, HubClient, HubUnreachableError } from '@skillhub/hub-client';
 import { type InstallResult, SkillInstaller, TrustState } from '@skillhub/installer';
 import { PackageCache } from '@skillhub/package-cache';
-import { sandboxAvailable } from '@skillhub/sandbox';
+import { type EgressEvent, sandboxAvailable, sandboxEnforcement } from '@skillhub/sandbox';
 import { loadRuntimeConfig, parseSkillSpec, RuntimeConfigError, type RuntimeConfig } from './config/runtime-config';
 import { readSecrets } from './config/runtime-secrets';
-import { FileCallAuditTrail } from './gateway/call-audit-trail';
+import { type CallAuditRecord, FileAuditTrail } from './gateway/call-audit-trail';
 import { Gateway } from './gateway/gateway';
-import { isLoopback, serveGatewayHttp, type GatewayHttpServer } from './gateway/gateway-http';
+import { serveGatewayHttp, type GatewayHttpServer } from './gateway/gateway-http';
+import { gatewayToken } from './gateway/gateway-token';
 import { FileToolPins } from './gateway/tool-pins';
 import { type SkillExposure, skillExposure } from './install/skill-exposure';
 import { type ComposedParts, composedPrompt, type OfferedSkill, type SkillPrompt } from './install/skill-prompts';
@@ -25,7 +26,8 @@ import type { VerifiedSkill } from './install/verified-skill';
 import { operatorUpstream } from './mcp/operator-connector';
 import { RecentPackageChecks } from './mcp/recent-package-checks';
 import { type SandboxSetting, sandboxLimits, sandboxNotice } from './mcp/sandbox-setting';
-import { type PlannedAddition, type PlannedSkillTool, ServerPlanner } from './mcp/server-plan';
+import { ServerEgress } from './mcp/server-egress';
+import { type PlannedAddition, ServerPlanner } from './mcp/server-plan';
 import { skillUpstream } from './mcp/skill-connector';
 import type { UpstreamOptions, UpstreamServer } from './mcp/upstream-server';
 
@@ -41,6 +43,7 @@ export class RuntimeService implements OnApplicationBootstrap, OnApplicationShut
   private readonly logger = new Logger('agent-runtime');
   private upstreams: UpstreamServer[] = [];
   private http: GatewayHttpServer | null = null;
+  private egress: ServerEgress | null = null;
 
   constructor(@Inject(HUB_CONFIG) private readonly config: HubConfig) {}
 
@@ -51,15 +54,43 @@ export class RuntimeService implements OnApplicationBootstrap, OnApplicationShut
     }
     const runtime = loadRuntimeConfig(this.config.RUNTIME_CONFIG);
     const stateDir = resolve(runtime.state_dir);
+    const warn = (message: string): void => this.logger.warn(message);
+    const networkTrail = new FileAuditTrail<EgressEvent>(join(stateDir, 'audit', 'network.jsonl'), warn);
+    this.egress = new ServerEgress({
+      allowAddresses: runtime.sandbox_egress.allow_addresses,
+      record: (event) => {
+        networkTrail.record(event);
+        if (event.verdict === 'refused') this.logger.warn(`${event.server}: network: ${event.reason}`);
+      },
+    });
     const sandbox: SandboxSetting = {
       mode: runtime.sandbox,
       availability: await sandboxAvailable(),
       limits: sandboxLimits(runtime.sandbox_limits),
+      enforcement: sandboxEnforcement(),
+      egress: this.egress,
     };
     const notice = sandboxNotice(sandbox);
     this.logger[notice.level](notice.message);
 
-    const upstreamOptions: UpstreamOptions = { ...UPSTREAM_TIMING, warn: (message) => this.logger.warn(message) };
+    const pins = new FileToolPins(join(stateDir, 'trust', 'tool-pins.json'));
+    if (pins.droppedOlderPins) {
+      warn('tool pins taken before annotations were hashed were dropped: they are taken again on first use');
+    }
+    const gateway = new Gateway([], {
+      environment: {
+        production: this.config.NODE_ENV === 'production',
+        trustedInProdAllowed: isTrustedInProdAllowed(process.env.KAZMA_MCP_TRUSTED_IN_PROD),
+      },
+      preApproval: createPreApprovalPolicy(runtime.approvals),
+      pins,
+      warn,
+      audit: new FileAuditTrail<CallAuditRecord>(join(stateDir, 'audit', 'calls.jsonl'), warn),
+    });
+    // The gateway answers at once and serves what is ready; clients are told as servers come up.
+    await this.serveGateway(gateway, runtime, stateDir);
+
+    const upstreamOptions: UpstreamOptions = { ...UPSTREAM_TIMING, warn, changed: () => gateway.announceChanges() };
     const operatorOptions = { inheritEnv: process.env.KAZMA_MCP_INHERIT_ENV === '1', runtimeEnv: process.env, sandbox };
     const skillOptions = {
       sandbox,
@@ -79,12 +110,14 @@ export class RuntimeService implements OnApplicationBootstrap, OnApplicationShut
         }),
       );
     };
-    for (const server of runtime.mcp_servers) start(operatorUpstream(server, operatorOptions, upstreamOptions));
+    const operatorUpstreams = runtime.mcp_servers.map((server) =>
+      operatorUpstream(server, operatorOptions, upstreamOptions),
+    );
+    gateway.add(operatorUpstreams);
+    operatorUpstreams.forEach(start);
 
     const planner = new ServerPlanner(runtime.mcp_servers);
     const secrets = readSecrets(runtime.secrets, process.env);
-    const prompts: SkillPrompt[] = [];
-    const tools: PlannedSkillTool[] = [];
     const offered: OfferedSkill[] = [];
     const composed: Array<{ skill: VerifiedSkill; exposure: SkillExposure; parts: ComposedParts }> = [];
     for await (const skill of this.installSkills(runtime, stateDir)) {
@@ -95,77 +128,69 @@ export class RuntimeService implements OnApplicationBootstrap, OnApplicationShut
       });
       const { certifiedAs } = exposure;
       if (exposure.withheld) {
-        this.logger.warn(`${certifiedAs}: ${exposure.withheld}`);
+        warn(`${certifiedAs}: ${exposure.withheld}`);
         continue;
       }
       for (const { server, reason } of exposure.refused) {
-        this.logger.warn(`${certifiedAs}: server ${server} is not started: ${reason}`);
+        warn(`${certifiedAs}: server ${server} is not started: ${reason}`);
       }
       const addition = planner.add(exposure);
       for (const note of addition.notes) this.logger.log(note);
       for (const { tool, reason } of [...exposure.refusedTools, ...addition.refusedTools]) {
-        this.logger.warn(`${certifiedAs}: the tool ${tool} is not offered: ${reason}`);
+        warn(`${certifiedAs}: the tool ${tool} is not offered: ${reason}`);
       }
-      for (const planned of addition.added) start(skillUpstream(planned, skillOptions, upstreamOptions));
+      const upstreams = addition.added.map((planned) => skillUpstream(planned, skillOptions, upstreamOptions));
       for (const tool of addition.tools) {
         const tiers = describeTiers(tool.governance.tiers);
         this.logger.log(
           `${certifiedAs}: offers mcp__${tool.namespace}__${tool.tool} on ${tool.upstream}, tier ${tiers}`,
         );
-        if (tool.audit.problems.length > 0) this.logger.warn(`${certifiedAs}: ${tool.audit.problems.join(', ')}`);
+        if (tool.audit.problems.length > 0) warn(`${certifiedAs}: ${tool.audit.problems.join(', ')}`);
       }
-      tools.push(...addition.tools);
-      prompts.push(...exposure.prompts);
+      gateway.add(upstreams, { tools: addition.tools, prompts: exposure.prompts });
+      upstreams.forEach(start);
       if (exposure.composes) composed.push({ skill, exposure, parts: exposure.composes });
       else offered.push(offeredSkill(exposure, addition));
     }
     // A composed skill's parts are known once every skill is installed, whatever the config's order.
+    const composedPrompts: SkillPrompt[] = [];
     for (const { skill, exposure, parts } of composed) {
       const reading = composedPrompt(skill, parts, offered);
       if (!reading.ok) {
-        this.logger.warn(`${exposure.certifiedAs}: not offered: ${reading.reason}`);
+        warn(`${exposure.certifiedAs}: not offered: ${reading.reason}`);
         continue;
       }
-      prompts.push(reading.prompt);
+      composedPrompts.push(reading.prompt);
       offered.push({ ...offeredSkill(exposure, null), prompts: [reading.prompt.name] });
     }
-
-    const pins = new FileToolPins(join(stateDir, 'trust', 'tool-pins.json'));
-    if (pins.droppedOlderPins) {
-      this.logger.warn(
-        'tool pins taken before annotations were hashed were dropped: they are taken again on first use',
-      );
-    }
-    const gateway = new Gateway(
-      this.upstreams,
-      {
-        environment: {
-          production: this.config.NODE_ENV === 'production',
-          trustedInProdAllowed: isTrustedInProdAllowed(process.env.KAZMA_MCP_TRUSTED_IN_PROD),
-        },
-        preApproval: createPreApprovalPolicy(runtime.approvals),
-        pins,
-        warn: (message) => this.logger.warn(message),
-        audit: new FileCallAuditTrail(join(stateDir, 'audit', 'calls.jsonl'), (message) => this.logger.warn(message)),
-      },
-      { prompts, tools },
-    );
+    gateway.add([], { prompts: composedPrompts });
     await Promise.all(starting);
+    const tools = (await gateway.tools()).length;
+    this.logger.log(`gateway: every skill is loaded (${this.upstreams.length} servers, ${tools} tools)`);
+  }
+
+  /** Starts the gateway's transports: HTTP with its bearer token, and stdio. */
+  private async serveGateway(gateway: Gateway, runtime: RuntimeConfig, stateDir: string): Promise<void> {
     if (runtime.gateway.http) {
       const { host, port, token_env, allowed_hosts } = runtime.gateway.http;
-      const token = token_env === undefined ? undefined : process.env[token_env];
-      if (token_env !== undefined && (token === undefined || token.length < 16)) {
-        // Fail closed: a configured token that is missing would otherwise leave the gateway open.
-        throw new RuntimeConfigError(`gateway.http.token_env: ${token_env} must hold a token of 16 characters or more`);
-      }
-      if (token === undefined && !isLoopback(host)) {
-        throw new RuntimeConfigError(
-          `gateway.http.host ${host} is reachable from other machines: set gateway.http.token_env, or use 127.0.0.1`,
-        );
+      let token: string;
+      let where: string;
+      if (token_env !== undefined) {
+        const given = process.env[token_env];
+        if (given === undefined || given.length < 16) {
+          // Fail closed: a configured token that is missing would otherwise leave the gateway open.
+          throw new RuntimeConfigError(`gateway.http.token_env: ${token_env} must hold a token of 16 characters or more`);
+        }
+        token = given;
+        where = `the environment variable ${token_env}`;
+      } else {
+        const made = gatewayToken(stateDir);
+        token = made.token;
+        where = made.path;
       }
       const http = await serveGatewayHttp(gateway, host, port, { token, allowedHosts: allowed_hosts });
       this.http = http;
-      this.logger.log(`gateway: ${http.url}`);
+      this.logger.log(`gateway: ${http.url} (send Authorization: Bearer <the token in ${where}>)`);
     }
     if (runtime.gateway.stdio) await gateway.createServer().connect(new StdioServerTransport());
   }
@@ -216,6 +241,7 @@ export class RuntimeService implements OnApplicationBootstrap, OnApplicationShut
   async onApplicationShutdown(): Promise<void> {
     await this.http?.close();
     await Promise.all(this.upstreams.map((u) => u.close()));
+    await this.egress?.close();
   }
 }
 

@@ -73,6 +73,20 @@ export function verifyInstalledSkill(dir: string, options: VerifyInstalledOption
   }
 }
 
+/**
+ * Only the files: every file of the installed skill is exactly a certified one (by `statement`, which
+ * the caller verified at install). Run before each start of a server that uses the folder, so a file
+ * changed since is refused with its name. Null when they match; else why not.
+ */
+export function changedInstalledFiles(dir: string, statement: CertificateStatement): string | null {
+  try {
+    checkFiles(dir, statement, readRecord(dir), undefined, []);
+    return null;
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
 function readCertificate(dir: string, keys: readonly TrustedKey[], now: Date): CertificateStatement {
   let statement: CertificateStatement;
   try {

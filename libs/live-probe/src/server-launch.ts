@@ -15,6 +15,7 @@ import {
   nodeOptionsFor,
   type SandboxLimits,
   type SandboxMount,
+  type SandboxNetwork,
   type SandboxPolicy,
 } from '@skillhub/sandbox';
 
@@ -154,8 +155,8 @@ export const inSkillFolder = async (
 
 export interface ServerPolicyOptions {
   limits: SandboxLimits;
-  /** Share the host's network (default: none). */
-  network?: boolean;
+  /** Egress through this proxy (default: none). */
+  network?: SandboxNetwork | null;
 }
 
 /**
@@ -167,7 +168,7 @@ export const serverSandboxPolicy = (
   target: { args: readonly string[]; env: Readonly<Record<string, string>> },
   options: ServerPolicyOptions,
 ): SandboxPolicy => ({
-  network: options.network ?? false,
+  network: options.network ?? null,
   readOnly: launch.readOnly,
   tmpfs: argumentFolders(target.args, launch.readOnly),
   env: launch.node ? { ...target.env, NODE_OPTIONS: nodeOptionsFor(options.limits) } : { ...target.env },

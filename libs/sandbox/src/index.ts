@@ -1,4 +1,17 @@
 /** Runs untrusted programs (skill MCP servers) under bubblewrap with a pure, inspectable policy. */
+export { refusedAddress } from './address-policy';
+export {
+  EgressProxy,
+  SANDBOX_PROXY_PORT,
+  matchesDomain,
+  parseAuthority,
+  type EgressEvent,
+  type EgressProxyOptions,
+  type HostLookup,
+} from './egress-proxy';
+export { PROXY_ENV, SANDBOX_PROXY_SOCKET, SANDBOX_PROXY_URL } from './network-bridge';
+export { cgroupLayout, cgroupSupport, type CgroupSupport } from './sandbox-cgroup';
+export { SANDBOX_UID_BASE, sandboxUser, unreachableMounts, type SandboxUser } from './sandbox-identity';
 export {
   DEFAULT_SANDBOX_LIMITS,
   DEFAULT_SANDBOX_PATH,
@@ -8,13 +21,14 @@ export {
   SANDBOX_TOOLS,
   SANDBOX_UID,
   SYSTEM_FOLDERS,
-  bwrapArgv,
   bwrapLaunch,
   isSystemPath,
   nodeOptionsFor,
   type SandboxLaunch,
+  type SandboxLaunchOptions,
   type SandboxLimits,
   type SandboxMount,
+  type SandboxNetwork,
   type SandboxPolicy,
   type SandboxTools,
 } from './sandbox-policy';
@@ -22,13 +36,12 @@ export {
   nodeInSandbox,
   runSandboxed,
   sandboxAvailable,
-  sandboxedCommand,
+  sandboxEnforcement,
   spawnSandboxed,
   type RunSandboxedOptions,
   type SandboxAvailability,
   type SandboxExit,
   type SandboxRunResult,
-  type SandboxedCommand,
   type SandboxedProcess,
 } from './sandbox-launcher';
 export { SandboxStdioTransport, type SandboxStdioTransportOptions } from './sandbox-stdio.transport';

@@ -1,23 +1,27 @@
 /**
- * Starts programs under a SandboxPolicy: checks once that bubblewrap works here, spawns what
- * `bwrapLaunch` builds with exactly the child's environment, and kills the whole sandbox on timeout or
- * close (bwrap runs with `--die-with-parent`, so killing it takes every process inside with it).
+ * Starts programs under a SandboxPolicy: checks once that bubblewrap works here, gives each sandbox a
+ * host user of its own when this process is root (sandbox-identity.ts) and a control group of its own
+ * where the kernel lets it (sandbox-cgroup.ts), spawns what `bwrapLaunch` builds with exactly the
+ * child's environment, and kills the whole sandbox on timeout or close (bwrap runs with
+ * `--die-with-parent`, so killing it takes every process inside with it), then removes its group.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { constants as fsConstants, realpathSync } from 'node:fs';
+import { chownSync, constants as fsConstants, realpathSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { constants as osConstants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
+import { cgroupSupport, createSandboxCgroup, type SandboxCgroup } from './sandbox-cgroup';
+import { sandboxUser, unreachableMounts, type SandboxUser } from './sandbox-identity';
 import {
   DEFAULT_SANDBOX_LIMITS,
   SANDBOX_TOOLS,
-  bwrapArgv,
   bwrapLaunch,
   isSystemPath,
   type SandboxMount,
   type SandboxPolicy,
   type SandboxTools,
 } from './sandbox-policy';
+import { SandboxPolicyError } from './sandbox.errors';
 
 export type SandboxAvailability = { ok: true } | { ok: false; reason: string };
 
@@ -26,18 +30,6 @@ export interface SandboxExit {
   code: number | null;
   /** The signal that ended it: bwrap's own, or the one its `128 + N` code reports. */
   signal: NodeJS.Signals | null;
-}
-
-/**
- * A command for a spawner that adds variables of its own (the MCP SDK's StdioClientTransport adds HOME,
- * PATH, …). The environment's values are on its command line (see bwrapArgv): for a server given secrets,
- * use SandboxStdioTransport.
- */
-export interface SandboxedCommand {
-  command: string;
-  args: string[];
-  /** Empty: `env -i` drops whatever the spawner adds before bwrap starts. */
-  env: Record<string, string>;
 }
 
 export interface SandboxedProcess {
@@ -89,16 +81,6 @@ export const sandboxAvailable = (tools: SandboxTools = SANDBOX_TOOLS): Promise<S
   return cached;
 };
 
-/** The command line for the MCP SDK's StdioClientTransport (or any spawner); see SandboxedCommand. */
-export const sandboxedCommand = (
-  policy: SandboxPolicy,
-  argv: readonly string[],
-  tools: SandboxTools = SANDBOX_TOOLS,
-): SandboxedCommand => {
-  const [command, ...args] = bwrapArgv(policy, argv, tools);
-  return { command: command as string, args, env: {} };
-};
-
 /**
  * This process's Node binary as a sandboxed program sees it: its real path (symlinks resolved, so a
  * link in /usr to a binary elsewhere still works) and the mount that puts it there (none when it lies
@@ -109,13 +91,53 @@ export const nodeInSandbox = (): { path: string; mounts: SandboxMount[] } => {
   return { path, mounts: isSystemPath(path) ? [] : [{ source: path, target: path }] };
 };
 
-/** Spawns `argv` in the sandbox with piped stdio. The caller must `kill()` or wait for `exited`. */
+/** How the limits of a whole sandbox are enforced here, for the operator to read at start. */
+export const sandboxEnforcement = (): string => {
+  const groups = cgroupSupport();
+  const user = process.getuid?.() === 0 ? 'an unprivileged host user of its own' : "this process's own (non-root) user";
+  return groups.ok
+    ? `cgroup ${groups.layout} (${groups.controllers.join(', ')}) per server, as ${user}`
+    : `no control groups (${groups.reason}): per-process limits only, as ${user}`;
+};
+
+let groupsMade = 0;
+
+/**
+ * Spawns `argv` in the sandbox with piped stdio. The caller must `kill()` or wait for `exited`.
+ *
+ * @throws SandboxPolicyError for a bad policy, or a mount the sandbox's own user could not reach
+ */
 export const spawnSandboxed = (
   policy: SandboxPolicy,
   argv: readonly string[],
   tools: SandboxTools = SANDBOX_TOOLS,
 ): SandboxedProcess => {
-  const launch = bwrapLaunch(policy, argv, tools);
+  const user = sandboxUser();
+  let group: SandboxCgroup | null = null;
+  try {
+    if (user) {
+      const sources = [
+        ...policy.readOnly,
+        ...(policy.writable ?? []),
+        ...(policy.network?.node.mounts ?? []),
+        ...(policy.network ? [{ source: policy.network.proxySocket, target: '' }] : []),
+      ].map((mount) => mount.source);
+      const unreachable = unreachableMounts(sources);
+      if (unreachable.length > 0) {
+        throw new SandboxPolicyError(
+          unreachable.map((problem) => `the sandbox's own user (uid ${user.uid}) cannot reach ${problem}`),
+        );
+      }
+      // The proxy's socket is for this sandbox's user alone (mode 0600).
+      if (policy.network) chownSync(policy.network.proxySocket, user.uid, user.gid);
+    }
+    const groups = cgroupSupport();
+    if (groups.ok) group = createSandboxCgroup(groups, `s${process.pid}-${++groupsMade}`, policy.limits);
+  } catch (error) {
+    user?.release();
+    throw error;
+  }
+  const launch = bwrapLaunch(policy, argv, tools, { user, cgroupProcs: group?.procs ?? [] });
   const [command, ...args] = launch.argv;
   const child: ChildProcessWithoutNullStreams = spawn(command as string, args, {
     // The child's whole environment: Node adds nothing to it, and bwrap passes it on unchanged.
@@ -133,6 +155,9 @@ export const spawnSandboxed = (
     child.once('error', () => resolve({ code: null, signal: null }));
     // 'close', not 'exit': by then everything it wrote to stdout and stderr has been read.
     child.once('close', (code, signal) => resolve({ code, signal: signal ?? signalOfCode(code) }));
+  }).then(async (exit) => {
+    await dismantle(group, user);
+    return exit;
   });
   // `spawned` may reject before anyone awaits it; its rejection is reported through `exited` as well.
   spawned.catch(() => undefined);
@@ -145,8 +170,26 @@ export const spawnSandboxed = (
     spawned,
     kill: () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      group?.killAll();
     },
   };
+};
+
+const GROUP_REMOVAL_TRIES = 50;
+const GROUP_REMOVAL_PAUSE_MS = 20;
+
+/**
+ * Once bwrap is gone, the kernel is still taking down the processes of its pid namespace: what is left
+ * is killed, and the group removed when empty (tried again briefly), then the user given back.
+ */
+const dismantle = async (group: SandboxCgroup | null, user: SandboxUser | null): Promise<void> => {
+  if (group) {
+    for (let attempt = 0; attempt < GROUP_REMOVAL_TRIES && !group.remove(); attempt++) {
+      group.killAll();
+      await new Promise((resolve) => setTimeout(resolve, GROUP_REMOVAL_PAUSE_MS));
+    }
+  }
+  user?.release();
 };
 
 /** Runs `argv` to the end (or the timeout) and returns what it printed and how it ended. */
@@ -183,7 +226,7 @@ const checkSandbox = async (tools: SandboxTools): Promise<SandboxAvailability> =
   const program = await firstExecutable(TRUE_PROGRAMS);
   if (program === null) return { ok: false, reason: `none of ${TRUE_PROGRAMS.join(', ')} exists to test bwrap with` };
   const policy: SandboxPolicy = {
-    network: false,
+    network: null,
     readOnly: [],
     tmpfs: [],
     env: {},

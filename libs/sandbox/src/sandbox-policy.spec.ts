@@ -2,16 +2,16 @@ import {
   DEFAULT_SANDBOX_LIMITS,
   SANDBOX_HOME,
   SANDBOX_TOOLS,
-  bwrapArgv,
   bwrapLaunch,
   isSystemPath,
   nodeOptionsFor,
   type SandboxPolicy,
 } from './sandbox-policy';
+import { PROXY_ENV, SANDBOX_PROXY_SOCKET } from './network-bridge';
 import { SANDBOX_INVALID_POLICY, SandboxPolicyError } from './sandbox.errors';
 
 const policy = (overrides: Partial<SandboxPolicy> = {}): SandboxPolicy => ({
-  network: false,
+  network: null,
   readOnly: [{ source: '/var/cache/skillhub/pkg', target: '/opt/pkg' }],
   tmpfs: [],
   env: { API_MODE: 'test' },
@@ -28,11 +28,19 @@ const bwrapPart = (argv: string[]): string[] =>
 const pairs = (args: string[], flag: string): [string, string][] =>
   args.flatMap((arg, i) => (arg === flag ? [[args[i + 1] as string, args[i + 2] as string]] : []));
 
-describe('bwrapArgv', () => {
-  it('starts bwrap from an empty environment under prlimit, and runs the program after the last --', () => {
-    const argv = bwrapArgv(policy(), ['/usr/bin/node', '/opt/pkg/index.js', '--flag']);
+const argvOf = (p: SandboxPolicy, program: string[] = ['/bin/true'], launch = {}): string[] =>
+  bwrapLaunch(p, program, SANDBOX_TOOLS, launch).argv;
 
-    expect(argv.slice(0, 3)).toEqual(['/usr/bin/env', '-i', '/usr/bin/prlimit']);
+const NETWORK = {
+  proxySocket: '/tmp/skillhub-egress-x/abc.sock',
+  node: { path: '/opt/node/bin/node', mounts: [{ source: '/opt/node/bin/node', target: '/opt/node/bin/node' }] },
+};
+
+describe('bwrapLaunch', () => {
+  it('starts bwrap under prlimit, and runs the program after the last --', () => {
+    const argv = argvOf(policy(), ['/usr/bin/node', '/opt/pkg/index.js', '--flag']);
+
+    expect(argv[0]).toBe('/usr/bin/prlimit');
     expect(argv.indexOf('/usr/bin/bwrap')).toBeGreaterThan(argv.indexOf('--'));
     expect(argv.slice(argv.lastIndexOf('--') + 1)).toEqual(['/usr/bin/node', '/opt/pkg/index.js', '--flag']);
   });
@@ -44,9 +52,11 @@ describe('bwrapArgv', () => {
       fileSizeBytes: 1 << 20,
       openFiles: 64,
       tmpfsBytes: 1 << 22,
+      processes: 32,
+      cpuCores: 1,
     };
-    const argv = bwrapArgv(policy({ limits }), ['/bin/true']);
-    const prlimit = argv.slice(3, argv.indexOf('--'));
+    const argv = argvOf(policy({ limits }));
+    const prlimit = argv.slice(1, argv.indexOf('--'));
 
     expect(prlimit).toEqual([
       '--cpu=7:7',
@@ -63,7 +73,7 @@ describe('bwrapArgv', () => {
   });
 
   it('unshares every namespace, runs as nobody without capabilities, and dies with its parent', () => {
-    const args = bwrapPart(bwrapArgv(policy(), ['/bin/true']));
+    const args = bwrapPart(argvOf(policy()));
 
     expect(args).toEqual(
       expect.arrayContaining([
@@ -79,22 +89,57 @@ describe('bwrapArgv', () => {
     expect(args.join(' ')).toContain('--proc /proc --dev /dev');
   });
 
-  it('gives no network and no /etc without the grant, and both with it', () => {
-    const closed = bwrapPart(bwrapArgv(policy(), ['/bin/true']));
-    const open = bwrapPart(bwrapArgv(policy({ network: true }), ['/bin/true']));
+  it('never shares the host network: with a grant, only the proxy socket, the TLS roots and the bridge in front of the program', () => {
+    const closed = argvOf(policy());
+    const open = argvOf(policy({ network: NETWORK }), ['/usr/bin/python3', 'server.py']);
+    const openArgs = bwrapPart(open);
 
-    expect(closed).not.toContain('--share-net');
-    expect(closed.filter((arg) => arg.startsWith('/etc'))).toEqual([]);
-    expect(open).toContain('--share-net');
-    expect(pairs(open, '--ro-bind-try').map(([source]) => source)).toEqual(
-      expect.arrayContaining(['/etc/resolv.conf', '/etc/ssl']),
+    for (const argv of [closed, open]) expect(argv).not.toContain('--share-net');
+    expect(bwrapPart(closed).filter((arg) => arg.startsWith('/etc'))).toEqual([]);
+    expect(pairs(openArgs, '--ro-bind-try').map(([source]) => source)).toEqual(expect.arrayContaining(['/etc/ssl']));
+    expect(openArgs).not.toContain('/etc/resolv.conf');
+    expect(pairs(openArgs, '--ro-bind')).toEqual(
+      expect.arrayContaining([
+        [NETWORK.proxySocket, SANDBOX_PROXY_SOCKET],
+        ['/opt/node/bin/node', '/opt/node/bin/node'],
+      ]),
     );
+    // The bridge (Node, as pid 1) runs the program as its child.
+    const program = open.slice(open.indexOf('/opt/node/bin/node', open.indexOf('--chdir')));
+    expect(program[1]).toBe('-e');
+    expect(program.slice(-2)).toEqual(['/usr/bin/python3', 'server.py']);
+    expect(bwrapLaunch(policy({ network: NETWORK }), ['/bin/true']).env).toMatchObject({ ...PROXY_ENV, NO_PROXY: '' });
+    expect(bwrapLaunch(policy(), ['/bin/true']).env).not.toHaveProperty('HTTPS_PROXY');
+  });
+
+  it('starts as the sandbox\'s own user through setpriv, with RLIMIT_NPROC, after joining its cgroups', () => {
+    const argv = argvOf(policy(), ['/bin/true'], {
+      user: { uid: 1800000001, gid: 1800000001 },
+      cgroupProcs: ['/sys/fs/cgroup/pids/x/cgroup.procs', '/sys/fs/cgroup/memory/x/cgroup.procs'],
+    });
+
+    expect(argv.slice(0, 2)).toEqual(['/bin/sh', '-c']);
+    expect(argv.slice(3, 7)).toEqual([
+      'sh',
+      '2',
+      '/sys/fs/cgroup/pids/x/cgroup.procs',
+      '/sys/fs/cgroup/memory/x/cgroup.procs',
+    ]);
+    expect(argv.slice(7, 13)).toEqual([
+      '/usr/bin/setpriv',
+      '--reuid=1800000001',
+      '--regid=1800000001',
+      '--clear-groups',
+      '--',
+      '/usr/bin/prlimit',
+    ]);
+    expect(argv).toContain(`--nproc=${DEFAULT_SANDBOX_LIMITS.processes}:${DEFAULT_SANDBOX_LIMITS.processes}`);
+    // Without a user of its own, RLIMIT_NPROC would count the caller's processes too: not set.
+    expect(argvOf(policy()).some((arg) => arg.startsWith('--nproc'))).toBe(false);
   });
 
   it('mounts the system read-only first, then /proc, the tmpfs folders, and the policy mounts last', () => {
-    const args = bwrapPart(
-      bwrapArgv(policy({ tmpfs: ['/data'], writable: [{ source: '/srv/out', target: '/out' }] }), ['/bin/true']),
-    );
+    const args = bwrapPart(argvOf(policy({ tmpfs: ['/data'], writable: [{ source: '/srv/out', target: '/out' }] })));
     const at = (flag: string, value: string): number =>
       args.findIndex((arg, i) => arg === flag && args[i + 1] === value);
 
@@ -110,29 +155,25 @@ describe('bwrapArgv', () => {
     expect(at('--remount-ro', '/')).toBeGreaterThan(at('--bind', '/srv/out'));
   });
 
-  it('clears the environment and sets only the policy env, HOME on the tmpfs home and a default PATH', () => {
-    const args = bwrapPart(bwrapArgv(policy({ env: { TOKEN: 'x', HOME: '/root' } }), ['/bin/true']));
+  it('keeps the environment off the command line: the policy env, HOME on the tmpfs home and a default PATH', () => {
+    const launch = bwrapLaunch(policy({ env: { TOKEN: 'secret-value', HOME: '/root' } }), ['/bin/true']);
 
-    expect(args).toContain('--clearenv');
-    expect(args.indexOf('--clearenv')).toBeLessThan(args.indexOf('--setenv'));
-    expect(pairs(args, '--setenv')).toEqual([
-      ['HOME', SANDBOX_HOME],
-      ['PATH', '/usr/local/bin:/usr/bin:/bin'],
-      ['TOKEN', 'x'],
-    ]);
+    expect(launch.env).toEqual({ HOME: SANDBOX_HOME, PATH: '/usr/local/bin:/usr/bin:/bin', TOKEN: 'secret-value' });
+    expect(launch.argv.join(' ')).not.toContain('secret-value');
   });
 
   it('keeps a PATH the policy sets, and changes to its working directory', () => {
-    const args = bwrapPart(bwrapArgv(policy({ env: { PATH: '/opt/pkg/bin' } }), ['/bin/true']));
+    const launch = bwrapLaunch(policy({ env: { PATH: '/opt/pkg/bin' } }), ['/bin/true']);
 
-    expect(pairs(args, '--setenv')).toContainEqual(['PATH', '/opt/pkg/bin']);
-    expect(args.slice(-2)).toEqual(['--chdir', '/opt/pkg']);
+    expect(launch.env.PATH).toBe('/opt/pkg/bin');
+    expect(bwrapPart(launch.argv).slice(-2)).toEqual(['--chdir', '/opt/pkg']);
   });
 
   it('uses the tools it is given', () => {
-    const argv = bwrapArgv(policy(), ['/bin/true'], { env: '/e', prlimit: '/p', bwrap: '/b' });
+    const tools = { prlimit: '/p', bwrap: '/b', setpriv: '/s', sh: '/sh' };
+    const argv = bwrapLaunch(policy(), ['/bin/true'], tools, { user: { uid: 2, gid: 2 }, cgroupProcs: ['/c'] }).argv;
 
-    expect([argv[0], argv[2], argv[argv.indexOf('/b')]]).toEqual(['/e', '/p', '/b']);
+    expect([argv[0], argv[6], argv[argv.indexOf('/p')], argv[argv.indexOf('/b')]]).toEqual(['/sh', '/s', '/p', '/b']);
   });
 
   it('refuses a policy it cannot enforce as written, listing every reason', () => {
@@ -145,7 +186,7 @@ describe('bwrapArgv', () => {
 
     let error: unknown;
     try {
-      bwrapArgv(bad, ['node']);
+      bwrapLaunch(bad, ['node']);
     } catch (caught) {
       error = caught;
     }
@@ -164,33 +205,13 @@ describe('bwrapArgv', () => {
   });
 
   it('refuses an empty command', () => {
-    expect(() => bwrapArgv(policy(), [])).toThrow('the command is empty');
-  });
-});
-
-describe('bwrapLaunch', () => {
-  it('keeps the environment off the command line, to be spawned with as the whole environment', () => {
-    const launch = bwrapLaunch(policy({ env: { TOKEN: 'secret-value' } }), ['/bin/true']);
-    const selfContained = bwrapArgv(policy({ env: { TOKEN: 'secret-value' } }), ['/bin/true']);
-
-    expect(launch.env).toEqual({ HOME: SANDBOX_HOME, PATH: '/usr/local/bin:/usr/bin:/bin', TOKEN: 'secret-value' });
-    expect(launch.argv[0]).toBe('/usr/bin/prlimit');
-    expect(launch.argv.join(' ')).not.toContain('secret-value');
-    expect(launch.argv).not.toContain('--clearenv');
-    expect(launch.argv).not.toContain('--setenv');
-    // Everything else is the same command line.
-    const withoutEnv = selfContained.slice(2).filter((_, i, all) => !isEnvArgument(all, i));
-    expect(launch.argv).toEqual(withoutEnv);
+    expect(() => bwrapLaunch(policy(), [])).toThrow('the command is empty');
   });
 
   it('refuses the same policies', () => {
     expect(() => bwrapLaunch(policy({ cwd: 'relative' }), ['/bin/true'])).toThrow(SandboxPolicyError);
   });
 });
-
-/** `--clearenv`, and each `--setenv NAME VALUE` triple. */
-const isEnvArgument = (args: string[], i: number): boolean =>
-  args[i] === '--clearenv' || args[i] === '--setenv' || args[i - 1] === '--setenv' || args[i - 2] === '--setenv';
 
 describe('nodeOptionsFor', () => {
   it('caps the V8 heap at three quarters of the memory limit', () => {

@@ -1,15 +1,13 @@
 /**
  * What a sandboxed program may see and use, and the exact command line that enforces it. Pure: the
- * launcher (sandbox-launcher.ts) runs what `bwrapLaunch` or `bwrapArgv` returns; nothing here touches
- * the machine.
+ * launcher (sandbox-launcher.ts) runs what `bwrapLaunch` returns; nothing here touches the machine.
  *
- * The command is `prlimit <limits> -- bwrap <namespaces, mounts> -- <argv>`. Each choice:
- * - The environment: the child's is exactly `policy.env` (plus HOME, and PATH unless set), never the
- *   caller's. `bwrapLaunch` returns it beside the command line, to spawn with as the whole environment,
- *   so no value (a token the skill is given) ever appears in the host's process list. `bwrapArgv` is
- *   self-contained for spawners that add variables of their own (the MCP SDK's StdioClientTransport adds
- *   HOME, PATH, USER, …): `env -i` first, then `--clearenv` + `--setenv`, so the values are in the
- *   command line, which every user of the host can read: use it only for environments without secrets.
+ * The command is `[sh -c <join cgroups>] [setpriv <own user>] prlimit <limits> -- bwrap <namespaces,
+ * mounts> -- [bridge] <argv>`. Each choice:
+ * - The environment: the child's is exactly `policy.env` (plus HOME, the proxy variables with network,
+ *   and PATH unless set), never the caller's. `bwrapLaunch` returns it beside the command line, to spawn
+ *   with as the whole environment, so no value (a token the skill is given) ever appears in the host's
+ *   process list.
  * - `--as-pid-1`: the program itself is pid 1 of its own pid namespace, with no bwrap reaper beside it.
  *   Its parent is outside the namespace, so `/proc/$PPID` does not exist (PPID is 0), and no other
  *   process (whose environ or command line, with the host paths of its mounts, could be read) is there.
@@ -17,34 +15,46 @@
  *   server's lifetime bounds.
  * - Namespaces: `--unshare-user --unshare-all` (user, pid, ipc, uts, net, cgroup; the user namespace is
  *   required, not "try": without it `--uid` and `--disable-userns` cannot work), `--disable-userns` so the
- *   program cannot make a nested user namespace to win capabilities back, `--share-net` only when
- *   `policy.network`. The program runs as uid/gid 65534 (nobody) with every capability dropped
- *   (`--cap-drop ALL`) and no-new-privileges (bwrap always sets it).
+ *   program cannot make a nested user namespace to win capabilities back. The host's network namespace is
+ *   never shared: a policy with `network` gets the egress proxy's Unix socket bound in and the program
+ *   run behind network-bridge.ts (its pid 1), with `HTTP(S)_PROXY` pointing at it, so its only way out is
+ *   the proxy (egress-proxy.ts), which refuses every address that is not public. The program runs as
+ *   uid/gid 65534 (nobody) inside, with every capability dropped (`--cap-drop ALL`) and no-new-privileges
+ *   (bwrap always sets it).
+ * - Who it is on the host: bwrap maps the sandbox's nobody to the user that starts it. A launch with a
+ *   `user` starts it through `setpriv` as that unprivileged uid (one per sandbox, see sandbox-identity.ts),
+ *   so the sandbox is never the host's root, owns nothing of the host, and RLIMIT_NPROC counts its
+ *   processes alone.
  * - `--die-with-parent`: killing the launcher's child (bwrap) kills the program, and with it (pid 1) the
  *   whole pid namespace; so does the caller dying. `--new-session`: no controlling terminal to inject
  *   keystrokes into (TIOCSTI).
  * - Mounts, in this order (later ones cover earlier ones): the system folders read-only (`--ro-bind-try`,
- *   so a missing `/lib32` or a merged-/usr symlink is fine), with network only also the resolver and CA
- *   files of `/etc`; a fresh `/proc` of the sandbox's own pid namespace (the caller's processes, and so
- *   `/proc/$PPID/environ`, do not exist there) and a minimal `/dev`, read-only but for a size-capped
- *   `/dev/shm`; size-capped tmpfs `/tmp` and home (`HOME` always points there) and `policy.tmpfs`; then
- *   `policy.readOnly` and `policy.writable`. Nothing else of the host exists: bwrap's root is an empty
- *   tmpfs, remounted read-only last so that nothing can fill memory through files outside the caps.
- * - Limits (prlimit sets soft = hard, and without CAP_SYS_RESOURCE the program cannot raise a hard limit):
+ *   so a missing `/lib32` or a merged-/usr symlink is fine), with network only also the TLS roots of
+ *   `/etc` (no resolver: the proxy resolves names); a fresh `/proc` of the sandbox's own pid namespace
+ *   (the caller's processes, and so `/proc/$PPID/environ`, do not exist there) and a minimal `/dev`,
+ *   read-only but for a size-capped `/dev/shm`; size-capped tmpfs `/tmp` and home (`HOME` always points
+ *   there) and `policy.tmpfs`; then `policy.readOnly` and `policy.writable`. Nothing else of the host
+ *   exists: bwrap's root is an empty tmpfs, remounted read-only last so that nothing can fill memory
+ *   through files outside the caps.
+ * - Limits for the whole sandbox, when the launch names cgroups (sandbox-cgroup.ts): every process of it
+ *   is in them before bwrap starts (a shell writes its own pid to each `cgroup.procs`, then execs the
+ *   rest), so the pids, memory and CPU limits hold for the server and all it spawns together.
+ * - Limits per process (prlimit sets soft = hard, and without CAP_SYS_RESOURCE the program cannot raise a
+ *   hard limit), which hold with or without cgroups:
  *   - memory: RLIMIT_DATA (private writable memory). RLIMIT_AS is unusable for Node: V8 and WebAssembly
  *     reserve gigabytes of address space they never touch (a WebAssembly.Memory with a 4 GiB maximum
  *     fails under a 1 GiB RLIMIT_AS), while RLIMIT_DATA counts only what is writable, and stops both
  *     heap and Buffer hogs. For Node, `nodeOptionsFor` adds a V8 heap cap below it so a hog fails with
  *     V8's own out-of-memory message (the live probe sets NODE_OPTIONS over whatever a skill declares).
  *   - CPU: RLIMIT_CPU, SIGKILL when spent (soft = hard, so SIGXCPU cannot be caught to keep going).
+ *   - RLIMIT_NPROC, with a `user` of its own: the processes of that uid, so of this sandbox alone. (For
+ *     the host's root it is never enforced, hence the own user.)
  *   - RLIMIT_FSIZE (largest file written), RLIMIT_NOFILE, RLIMIT_CORE 0 (no core files of a secret-holding
  *     process), and `--size` on every tmpfs so the sandbox cannot fill the host's memory through files.
  *   - Wall clock: enforced by the launcher, which kills bwrap (and so the sandbox) on timeout.
- *   - Process count is not limited here: RLIMIT_NPROC is not enforced for uid 0 of the host, which the
- *     user namespace maps to when the worker runs as root, and counts every process of a non-root worker's
- *     user; the pid namespace, the wall clock and `--die-with-parent` bound a fork bomb. (A cgroup would.)
  */
 import { posix } from 'node:path';
+import { PROXY_ENV, SANDBOX_PROXY_SOCKET, bridgedArgv } from './network-bridge';
 import { SandboxPolicyError } from './sandbox.errors';
 
 export interface SandboxMount {
@@ -65,11 +75,31 @@ export interface SandboxLimits {
   openFiles: number;
   /** Size of each tmpfs (`/tmp`, home and `policy.tmpfs`), in bytes. */
   tmpfsBytes: number;
+  /** Processes (and threads) at once: the cgroup's `pids.max`, and RLIMIT_NPROC for a sandbox with its own user. */
+  processes: number;
+  /** CPU cores the whole sandbox may use at once (a cgroup's CPU quota; 0.5 is half a core). */
+  cpuCores: number;
+}
+
+/** Network for a sandbox: only through the egress proxy listening on `proxySocket`. */
+export interface SandboxNetwork {
+  /** The proxy's Unix socket on the host (EgressProxy.socketPath). */
+  proxySocket: string;
+  /** The Node that runs the bridge inside: its path there and what must be mounted for it (nodeInSandbox()). */
+  node: { path: string; mounts: SandboxMount[] };
+}
+
+/** Who the sandbox is on the host, and the cgroups it runs in: decided per launch, not by the policy. */
+export interface SandboxLaunchOptions {
+  /** An unprivileged host user to start bwrap as (see sandbox-identity.ts); none: the caller's own. */
+  user?: { uid: number; gid: number } | null;
+  /** `cgroup.procs` files the sandbox joins before bwrap starts (see sandbox-cgroup.ts). */
+  cgroupProcs?: readonly string[];
 }
 
 export interface SandboxPolicy {
-  /** Share the host's network (and see its resolver and CA files); false gives a loopback of its own. */
-  network: boolean;
+  /** Reach the outside through the egress proxy; null: a loopback of its own and nothing else. */
+  network: SandboxNetwork | null;
   readOnly: SandboxMount[];
   /** Host folders the program may write. None by default. */
   writable?: SandboxMount[];
@@ -84,15 +114,19 @@ export interface SandboxPolicy {
 
 /** The programs the sandbox is built from (Debian's paths); configurable for other layouts. */
 export interface SandboxTools {
-  env: string;
   prlimit: string;
   bwrap: string;
+  /** util-linux's, to start bwrap as the sandbox's own user. */
+  setpriv: string;
+  /** A POSIX shell, to join the cgroups before bwrap starts. */
+  sh: string;
 }
 
 export const SANDBOX_TOOLS: Readonly<SandboxTools> = Object.freeze({
-  env: '/usr/bin/env',
   prlimit: '/usr/bin/prlimit',
   bwrap: '/usr/bin/bwrap',
+  setpriv: '/usr/bin/setpriv',
+  sh: '/bin/sh',
 });
 
 export const SANDBOX_HOME = '/home/sandbox';
@@ -107,18 +141,14 @@ export const DEFAULT_SANDBOX_LIMITS: Readonly<SandboxLimits> = Object.freeze({
   fileSizeBytes: 64 * 1024 * 1024,
   openFiles: 1024,
   tmpfsBytes: 64 * 1024 * 1024,
+  processes: 256,
+  cpuCores: 1,
 });
 
 /** What a program needs to run at all; the rest of `/` (and `/etc` above all) stays out. */
 export const SYSTEM_FOLDERS: readonly string[] = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
-/** Name resolution and TLS roots, mounted only when the policy grants network. */
-export const NETWORK_FILES: readonly string[] = [
-  '/etc/resolv.conf',
-  '/etc/hosts',
-  '/etc/nsswitch.conf',
-  '/etc/ssl',
-  '/etc/ca-certificates',
-];
+/** TLS roots, mounted only when the policy grants network (names are resolved by the proxy, outside). */
+export const NETWORK_FILES: readonly string[] = ['/etc/ssl', '/etc/ca-certificates', '/etc/pki'];
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const MIB = 1024 * 1024;
@@ -139,43 +169,36 @@ export const bwrapLaunch = (
   policy: SandboxPolicy,
   argv: readonly string[],
   tools: SandboxTools = SANDBOX_TOOLS,
+  launch: SandboxLaunchOptions = {},
 ): SandboxLaunch => {
   assertValid(policy, argv);
-  return { argv: commandLine(policy, argv, tools, []), env: childEnv(policy.env) };
+  return { argv: commandLine(policy, argv, tools, launch), env: childEnv(policy) };
 };
 
-/**
- * The self-contained command line `env -i prlimit … -- bwrap … --clearenv --setenv … -- argv`, for a
- * spawner that adds variables of its own. The environment's values are part of it.
- *
- * @throws SandboxPolicyError (`SANDBOX.INVALID_POLICY`) listing every bad path, variable or limit.
- */
-export const bwrapArgv = (
+/** Joins each `cgroup.procs` named after the count, then runs the rest: `sh -c JOIN sh <n> <files…> <argv…>`. */
+const JOIN_CGROUPS = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n-1)); done; exec "$@"';
+
+const commandLine = (
   policy: SandboxPolicy,
   argv: readonly string[],
-  tools: SandboxTools = SANDBOX_TOOLS,
+  tools: SandboxTools,
+  launch: SandboxLaunchOptions,
 ): string[] => {
-  assertValid(policy, argv);
-  const env = [
-    '--clearenv',
-    ...Object.entries(childEnv(policy.env)).flatMap(([name, value]) => ['--setenv', name, value]),
-  ];
-  return [tools.env, '-i', ...commandLine(policy, argv, tools, env)];
-};
-
-const commandLine = (policy: SandboxPolicy, argv: readonly string[], tools: SandboxTools, env: string[]): string[] => {
   const { limits } = policy;
+  const user = launch.user ?? null;
+  const cgroups = launch.cgroupProcs ?? [];
   const prlimit = [
     `--cpu=${limits.cpuSeconds}:${limits.cpuSeconds}`,
     `--data=${limits.memoryBytes}:${limits.memoryBytes}`,
     `--fsize=${limits.fileSizeBytes}:${limits.fileSizeBytes}`,
     `--nofile=${limits.openFiles}:${limits.openFiles}`,
+    ...(user ? [`--nproc=${limits.processes}:${limits.processes}`] : []),
     '--core=0:0',
   ];
+  const network = policy.network;
   const bwrap = [
     '--unshare-user',
     '--unshare-all',
-    ...(policy.network ? ['--share-net'] : []),
     '--disable-userns',
     '--as-pid-1',
     ...['--uid', String(SANDBOX_UID), '--gid', String(SANDBOX_UID)],
@@ -184,7 +207,7 @@ const commandLine = (policy: SandboxPolicy, argv: readonly string[], tools: Sand
     '--new-session',
     ...['--cap-drop', 'ALL'],
     ...SYSTEM_FOLDERS.flatMap((folder) => ['--ro-bind-try', folder, folder]),
-    ...(policy.network ? NETWORK_FILES.flatMap((file) => ['--ro-bind-try', file, file]) : []),
+    ...(network ? NETWORK_FILES.flatMap((file) => ['--ro-bind-try', file, file]) : []),
     ...['--proc', '/proc', '--dev', '/dev'],
     ...tmpfs('/dev/shm', '1777', limits),
     ...['--remount-ro', '/dev'],
@@ -193,11 +216,21 @@ const commandLine = (policy: SandboxPolicy, argv: readonly string[], tools: Sand
     ...policy.tmpfs.flatMap((target) => tmpfs(target, '0700', limits)),
     ...policy.readOnly.flatMap((mount) => ['--ro-bind', mount.source, mount.target]),
     ...(policy.writable ?? []).flatMap((mount) => ['--bind', mount.source, mount.target]),
+    ...(network
+      ? [
+          ...network.node.mounts.flatMap((mount) => ['--ro-bind', mount.source, mount.target]),
+          ...['--ro-bind', network.proxySocket, SANDBOX_PROXY_SOCKET],
+        ]
+      : []),
     ...['--remount-ro', '/'],
-    ...env,
     ...['--chdir', policy.cwd],
   ];
-  return [tools.prlimit, ...prlimit, '--', tools.bwrap, ...bwrap, '--', ...argv];
+  const program = network ? bridgedArgv(network.node.path, argv) : [...argv];
+  const sandboxed = [tools.prlimit, ...prlimit, '--', tools.bwrap, ...bwrap, '--', ...program];
+  const asUser = user
+    ? [tools.setpriv, `--reuid=${user.uid}`, `--regid=${user.gid}`, '--clear-groups', '--', ...sandboxed]
+    : sandboxed;
+  return cgroups.length > 0 ? [tools.sh, '-c', JOIN_CGROUPS, 'sh', String(cgroups.length), ...cgroups, ...asUser] : asUser;
 };
 
 /**
@@ -211,9 +244,14 @@ export const nodeOptionsFor = (limits: SandboxLimits): string =>
 export const isSystemPath = (path: string): boolean =>
   SYSTEM_FOLDERS.some((folder) => path === folder || path.startsWith(`${folder}/`));
 
-/** Sorted so the same policy always gives the same command line. */
-const childEnv = (env: Record<string, string>): Record<string, string> => {
-  const merged: Record<string, string> = { PATH: DEFAULT_SANDBOX_PATH, ...env, HOME: SANDBOX_HOME };
+/** Sorted so the same policy always gives the same command line. With network, the proxy variables are ours. */
+const childEnv = (policy: SandboxPolicy): Record<string, string> => {
+  const merged: Record<string, string> = {
+    PATH: DEFAULT_SANDBOX_PATH,
+    ...policy.env,
+    ...(policy.network ? { ...PROXY_ENV, NO_PROXY: '', no_proxy: '' } : {}),
+    HOME: SANDBOX_HOME,
+  };
   return Object.fromEntries(Object.entries(merged).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 };
 
@@ -236,7 +274,8 @@ const assertValid = (policy: SandboxPolicy, argv: readonly string[]): void => {
   for (const arg of argv) if (arg.includes('\0')) problems.push('an argument contains a NUL character');
   if (policy.cwd !== '/') checkPath('the working directory', policy.cwd);
   for (const target of policy.tmpfs) checkPath('the tmpfs', target);
-  for (const mount of [...policy.readOnly, ...(policy.writable ?? [])]) {
+  if (policy.network) checkPath('the proxy socket', policy.network.proxySocket);
+  for (const mount of [...policy.readOnly, ...(policy.writable ?? []), ...(policy.network?.node.mounts ?? [])]) {
     checkPath('the mount source', mount.source);
     checkPath('the mount target', mount.target);
   }
@@ -245,7 +284,9 @@ const assertValid = (policy: SandboxPolicy, argv: readonly string[]): void => {
     if (value.includes('\0')) problems.push(`the value of ${shown(name)} contains a NUL character`);
   }
   for (const [name, value] of Object.entries(policy.limits)) {
-    if (!Number.isSafeInteger(value) || value <= 0) problems.push(`the limit ${name} must be a positive integer`);
+    const whole = name !== 'cpuCores';
+    if (!(whole ? Number.isSafeInteger(value) : Number.isFinite(value)) || value <= 0)
+      problems.push(`the limit ${name} must be a positive ${whole ? 'integer' : 'number'}`);
   }
   if (problems.length > 0) throw new SandboxPolicyError(problems);
 };

@@ -9,6 +9,7 @@ import { parse } from 'yaml';
 import { z } from 'zod';
 import { PERMISSION_TIERS } from '@skillhub/gate';
 import { mcpServerConfigSchema } from '../mcp/mcp-server.config';
+import { networkSettingSchema } from './network-setting';
 
 const SKILL_SPEC = /^([a-z0-9][a-z0-9-]{0,38})\/([a-z0-9][a-z0-9-]{0,63})@(.{1,64})$/;
 const SKILL_REF = /^[a-z0-9][a-z0-9-]{0,38}\/[a-z0-9][a-z0-9-]{0,63}$/;
@@ -30,8 +31,11 @@ const secretSourceSchema = z.union([
 
 /** What one skill gets beyond the sandbox's defaults, and how its tools are gated. */
 const grantSchema = z.strictObject({
-  /** The host's network, as if the skill declared `network_outbound`. */
-  network: z.boolean().default(false),
+  /**
+   * Network through the egress proxy, as if the skill declared `network_outbound` (`true`), or only to
+   * these domains (`{domains}`, which also narrows a skill that declares network).
+   */
+  network: networkSettingSchema.default(false),
   /** Secrets (names under `secrets:`) its servers' `${NAME}` placeholders may be filled from. */
   secrets: z.array(z.string().regex(SECRET_NAME, 'a secret name')).max(100).default([]),
   /** SwarmKit `iam.required_scopes` the skill may hold: without all of them it offers nothing. */
@@ -61,13 +65,32 @@ export const runtimeConfigSchema = z
       (value) => (value === true ? 'on' : value === false ? 'off' : value),
       z.enum(['on', 'off']).default('on'),
     ),
-    /** Per skill server. CPU time counts over the server's life: spent, it is killed and started again. */
+    /**
+     * Per skill server, for the server and all it spawns together (control groups where the kernel
+     * allows, else per process). CPU time counts over the server's life: spent, it is killed and
+     * started again.
+     */
     sandbox_limits: z
       .strictObject({
         memory_mib: z.number().int().min(64).max(65_536).default(1024),
         cpu_seconds: z.number().int().min(1).max(10_000_000).default(3600),
+        processes: z.number().int().min(8).max(65_536).default(256),
+        cpu_cores: z.number().min(0.05).max(1024).default(1),
+        tmpfs_mib: z.number().int().min(1).max(65_536).default(64),
       })
-      .default({ memory_mib: 1024, cpu_seconds: 3600 }),
+      .default({ memory_mib: 1024, cpu_seconds: 3600, processes: 256, cpu_cores: 1, tmpfs_mib: 64 }),
+    /**
+     * The egress proxy servers with network go through. It reaches public addresses only; these exact
+     * `address:port` destinations (an internal API, say) are let through as well.
+     */
+    sandbox_egress: z
+      .strictObject({
+        allow_addresses: z
+          .array(z.string().regex(/^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-fA-F:.]+\]):\d{1,5}$/, 'address:port ([v6]:port)'))
+          .max(100)
+          .default([]),
+      })
+      .default({ allow_addresses: [] }),
     /** Named secrets: where each value is read from. Only skills granted a secret get it. */
     secrets: z.record(z.string().regex(SECRET_NAME, 'a secret name'), secretSourceSchema).default({}),
     /** `author/name` → what that skill's servers are granted. */

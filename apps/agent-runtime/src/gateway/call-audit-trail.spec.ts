@@ -1,7 +1,7 @@
 import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type CallAuditRecord, FileCallAuditTrail, MAX_TRAIL_BYTES } from './call-audit-trail';
+import { type CallAuditRecord, FileAuditTrail, MAX_TRAIL_BYTES } from './call-audit-trail';
 
 const entry = (tool: string): CallAuditRecord => ({
   at: '2026-12-01T12:00:00.000Z',
@@ -17,14 +17,14 @@ const entry = (tool: string): CallAuditRecord => ({
   recorded: { input: 'summary', output: 'summary' },
 });
 
-describe('FileCallAuditTrail', () => {
+describe('FileAuditTrail', () => {
   let dir: string;
   beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'skillhub-audit-'))));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('appends one JSON line per call to a file only its owner can read', () => {
     const path = join(dir, 'audit', 'calls.jsonl');
-    const trail = new FileCallAuditTrail(path, () => undefined);
+    const trail = new FileAuditTrail<CallAuditRecord>(path, () => undefined);
     trail.record(entry('mcp__files__read_text_file'));
     trail.record(entry('mcp__files__list_directory'));
 
@@ -40,7 +40,7 @@ describe('FileCallAuditTrail', () => {
   it('starts a new file past its size, keeping the one before', () => {
     const path = join(dir, 'calls.jsonl');
     writeFileSync(path, 'x'.repeat(MAX_TRAIL_BYTES + 1));
-    new FileCallAuditTrail(path, () => undefined).record(entry('mcp__files__read_text_file'));
+    new FileAuditTrail<CallAuditRecord>(path, () => undefined).record(entry('mcp__files__read_text_file'));
 
     expect(statSync(`${path}.1`).size).toBe(MAX_TRAIL_BYTES + 1);
     expect(readFileSync(path, 'utf8')).toContain('mcp__files__read_text_file');
@@ -54,13 +54,13 @@ describe('FileCallAuditTrail', () => {
       chmodSync(dir, 0o500);
     }
     const warnings: string[] = [];
-    const trail = new FileCallAuditTrail(join(dir, 'audit', 'calls.jsonl'), (message) => warnings.push(message));
+    const trail = new FileAuditTrail<CallAuditRecord>(join(dir, 'audit', 'calls.jsonl'), (message) => warnings.push(message));
     expect(() => {
       trail.record(entry('a'));
       trail.record(entry('b'));
     }).not.toThrow();
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/audit trail .* cannot be written .*calls go on unrecorded/);
+    expect(warnings[0]).toMatch(/audit trail .* cannot be written .*it goes on unrecorded/);
     chmodSync(dir, 0o700);
   });
 });

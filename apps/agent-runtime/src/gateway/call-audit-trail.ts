@@ -1,6 +1,7 @@
 /**
- * The runtime's audit trail: one JSON line per tool call through the gateway, allowed or not, in
- * `<state_dir>/audit/calls.jsonl` (mode 0600, in a 0700 folder). What a line shows of the call's
+ * The runtime's audit trails, JSON lines in `<state_dir>/audit/` (mode 0600, in a 0700 folder): one line
+ * per tool call through the gateway, allowed or not, in `calls.jsonl`, and one per connection a
+ * sandboxed server's egress proxy allowed or refused in `network.jsonl`. What a line shows of the call's
  * arguments and result is the skill's `audit` (libs/gate call-audit.ts; shapes only for servers no
  * skill governs). The file is rotated to `calls.jsonl.1` past MAX_TRAIL_BYTES. A trail that cannot
  * be written is reported once and the call still answers: the trail records calls, it does not
@@ -44,7 +45,7 @@ export interface CallAuditTrail {
   record(entry: CallAuditRecord): void;
 }
 
-export class FileCallAuditTrail implements CallAuditTrail {
+export class FileAuditTrail<T extends object> {
   private failed = false;
 
   constructor(
@@ -52,7 +53,7 @@ export class FileCallAuditTrail implements CallAuditTrail {
     private readonly warn: (message: string) => void,
   ) {}
 
-  record(entry: CallAuditRecord): void {
+  record(entry: T): void {
     try {
       mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
       if (sizeOf(this.path) > MAX_TRAIL_BYTES) renameSync(this.path, `${this.path}.1`);
@@ -61,7 +62,7 @@ export class FileCallAuditTrail implements CallAuditTrail {
     } catch (error) {
       if (this.failed) return;
       this.failed = true;
-      this.warn(`the audit trail ${this.path} cannot be written (${(error as Error).message}); calls go on unrecorded`);
+      this.warn(`the audit trail ${this.path} cannot be written (${(error as Error).message}); it goes on unrecorded`);
     }
   }
 }

@@ -15,8 +15,8 @@
  *
  * Who may call: only requests whose Host (and Origin, when sent) name the gateway (its loopback
  * names, its configured host, and `allowedHosts`), so a web page cannot reach it by DNS
- * rebinding; with a token configured, every request must carry it as a bearer token (compared
- * in constant time). The runtime refuses a non-loopback address without a token.
+ * rebinding; and every request must carry the gateway's token as a bearer token (compared in
+ * constant time), so no other local process (a skill's sandbox included) can call its tools.
  */
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -47,8 +47,8 @@ interface Session {
 export interface GatewayHttpOptions {
   idleMs?: number;
   maxSessions?: number;
-  /** When set, every request must send `Authorization: Bearer <token>`. */
-  token?: string;
+  /** Every request must send `Authorization: Bearer <token>`. */
+  token: string;
   /** More `host:port` values clients may send as Host (a name the gateway is reached by). */
   allowedHosts?: readonly string[];
 }
@@ -67,11 +67,12 @@ export async function serveGatewayHttp(
   gateway: Gateway,
   host: string,
   port: number,
-  options: GatewayHttpOptions = {},
+  options: GatewayHttpOptions,
 ): Promise<GatewayHttpServer> {
   const idleMs = options.idleMs ?? SESSION_IDLE_MS;
   const maxSessions = options.maxSessions ?? MAX_SESSIONS;
-  const tokenDigest = options.token === undefined ? null : sha256(options.token);
+  if (options.token.length < 16) throw new Error('the gateway token must be 16 characters or more');
+  const tokenDigest = sha256(options.token);
   const sessions = new Map<string, Session>();
   let opening = 0;
   let allowedHosts = new Set<string>(); // filled once the port is known
@@ -97,8 +98,7 @@ export async function serveGatewayHttp(
     if (!allowedHosts.has(req.headers.host ?? '')) return [403, 'Host not allowed'];
     const origin = req.headers.origin;
     if (origin !== undefined && !allowedHosts.has(hostOf(origin))) return [403, 'Origin not allowed'];
-    if (tokenDigest && !bearerMatches(req.headers.authorization, tokenDigest))
-      return [401, 'A bearer token is required'];
+    if (!bearerMatches(req.headers.authorization, tokenDigest)) return [401, 'A bearer token is required'];
     return null;
   };
 
@@ -196,12 +196,6 @@ export async function serveGatewayHttp(
 }
 
 const bracketed = (host: string): string => (host.includes(':') ? `[${host}]` : host);
-
-/** True for addresses only this machine can reach: 127.0.0.0/8, ::1 (and its IPv4-mapped form), localhost. */
-export function isLoopback(host: string): boolean {
-  const v4 = host.replace(/^::ffff:/i, '');
-  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(v4);
-}
 
 const sha256 = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
 

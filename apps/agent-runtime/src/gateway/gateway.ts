@@ -13,6 +13,10 @@
  * pre-approval policy, else refused. The prefix is stripped when the call is routed back, and the
  * one-shot approval flag never reaches the tool. No name is offered twice. Every call leaves a line
  * in the audit trail (call-audit-trail.ts), shaped by its skill's `audit`.
+ *
+ * Offers arrive while the gateway already serves (`add`, as each skill installs): a list shows what is
+ * ready without waiting for servers still starting, and every connected client is told
+ * (`notifications/tools/list_changed`, and the prompt and resource ones) when something comes up.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
@@ -100,31 +104,55 @@ const refusal = (decision: GateDecision, why: string): CallToolResult => ({
 export class Gateway {
   /** The tools already warned about (withheld, or not listed by their server). */
   private readonly warned = new Set<string>();
-  private readonly prompts: readonly SkillPrompt[];
-  private readonly skillTools: ReadonlyArray<{ tool: PlannedSkillTool; upstream: UpstreamServer }>;
+  private readonly upstreams: UpstreamServer[] = [];
+  private readonly prompts: SkillPrompt[] = [];
+  private readonly skillTools: Array<{ tool: PlannedSkillTool; upstream: UpstreamServer }> = [];
+  /** The servers of connected clients, told when the offers change. */
+  private readonly clients = new Set<Server>();
 
   constructor(
-    private readonly upstreams: readonly UpstreamServer[],
+    upstreams: readonly UpstreamServer[],
     private readonly policy: GatewayPolicy,
     offers: GatewayOffers = {},
   ) {
-    const names = upstreams.map((upstream) => upstream.name);
+    this.add(upstreams, offers);
+  }
+
+  /** More servers and offers, served from now on; connected clients are told. */
+  add(upstreams: readonly UpstreamServer[], offers: GatewayOffers = {}): void {
+    const names = [...this.upstreams, ...upstreams].map((upstream) => upstream.name);
     const twice = names.find((name, index) => names.indexOf(name) !== index);
     if (twice !== undefined) throw new Error(`two upstream servers are named ${twice}`);
-    this.prompts = offers.prompts ?? [];
-    this.skillTools = (offers.tools ?? []).map((tool) => {
-      const upstream = upstreams.find((candidate) => candidate.name === tool.upstream);
+    const all = [...this.upstreams, ...upstreams];
+    const placed = (offers.tools ?? []).map((tool) => {
+      const upstream = all.find((candidate) => candidate.name === tool.upstream);
       if (!upstream) throw new Error(`the tool ${tool.tool} of ${tool.certifiedAs} names no upstream ${tool.upstream}`);
       return { tool, upstream };
     });
+    this.upstreams.push(...upstreams);
+    this.prompts.push(...(offers.prompts ?? []));
+    this.skillTools.push(...placed);
+    this.announceChanges();
+  }
+
+  /** Tells every connected client that tools, prompts and resources may have changed. */
+  announceChanges(): void {
+    for (const server of this.clients) {
+      if (!server.transport) continue;
+      for (const send of [server.sendToolListChanged, server.sendPromptListChanged, server.sendResourceListChanged]) {
+        send.call(server).catch(() => undefined);
+      }
+    }
   }
 
   /** A gateway server for one client connection. */
   createServer(): Server {
     const server = new Server(
       { name: 'skillhub-gateway', version: '0.1.0' },
-      { capabilities: { tools: {}, prompts: {}, resources: {} } },
+      { capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { listChanged: true } } },
     );
+    this.clients.add(server);
+    server.onclose = () => this.clients.delete(server);
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await this.tools() }));
     server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await this.resources() }));
     server.setRequestHandler(ReadResourceRequestSchema, (request) => this.readResource(request.params.uri));
@@ -163,11 +191,14 @@ export class Gateway {
     return server;
   }
 
-  /** Every tool offered whose live definition passes its pin, namespaced; a name is never offered twice. */
+  /**
+   * Every tool offered whose live definition passes its pin, namespaced; a name is never offered twice.
+   * A server still starting is not waited for: its tools come with the change notice once it is up.
+   */
   async tools(): Promise<Tool[]> {
     const lists = await Promise.all(
       this.upstreams.map(async (upstream) => {
-        const state = await upstream.ensureConnected();
+        const state = await upstream.readyState();
         if (state.status !== 'connected') return [];
         const whole = offersAll(upstream)
           ? state.tools.flatMap((tool) =>
@@ -345,7 +376,7 @@ export class Gateway {
   async resources(): Promise<Resource[]> {
     const lists = await Promise.all(
       this.upstreams.filter(offersAll).map(async (upstream) => {
-        if ((await upstream.ensureConnected()).status !== 'connected') return [];
+        if ((await upstream.readyState()).status !== 'connected') return [];
         return (await upstream.listResources()).map((r) => ({ ...r, uri: gatewayUri(upstream.name, r.uri) }));
       }),
     );

@@ -12,6 +12,8 @@
  */
 import { posix } from 'node:path';
 import { canonicalJson, missingScopes, serverNameProblem, type TierSetting } from '@skillhub/gate';
+import type { CertificateStatement } from '@skillhub/signing';
+import { type ServerNetwork, serverNetwork } from '../config/network-setting';
 import type { SkillGrant } from '../config/runtime-config';
 import type { SecretValue } from '../config/runtime-secrets';
 import { fillPlaceholders } from '../mcp/server-environment';
@@ -34,9 +36,12 @@ export interface SkillServer {
   secrets: string[];
   /** Its working folder, relative to the skill's folder (`.`: the folder itself); null: the sandbox's default. */
   cwd: string | null;
-  network: boolean;
+  /** Egress through the proxy (declared `network_outbound`, or granted); null: none. */
+  network: ServerNetwork | null;
   /** The skill's folder, when the server uses it (it runs a file of it, or works in it); else null. */
   skillDir: string | null;
+  /** The skill's verified certificate: its files are checked against it before every start. */
+  certificate: CertificateStatement;
   certification: ServerCertification;
 }
 
@@ -163,7 +168,7 @@ export function skillServers(
       continue;
     }
     const usesFolder = reading.launch.kind === 'bundle-file' || cwd !== null;
-    const network = declaresNetwork || grant.network;
+    const network = serverNetwork(declaresNetwork, grant.network);
     servers.push({
       name: certified.name,
       key: canonicalJson({
@@ -180,6 +185,7 @@ export function skillServers(
       cwd,
       network,
       skillDir: usesFolder ? skill.path : null,
+      certificate: statement,
       certification: { certifiedAs, tools: certified.tools },
     });
   }

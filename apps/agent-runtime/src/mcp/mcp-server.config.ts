@@ -1,6 +1,7 @@
 /** An MCP server the operator configures, in Kazma's configuration shape (plus an opt-in sandbox). */
 import { isAbsolute, posix } from 'node:path';
 import { z } from 'zod';
+import { networkSettingSchema } from '../config/network-setting';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9-]{0,63}$/;
 
@@ -9,11 +10,12 @@ const hostPath = z
   .refine((path) => isAbsolute(path) && posix.normalize(path) === path && path !== '/', 'an absolute, normalized path');
 
 /**
- * A stdio server run in the sandbox skill servers get: no network unless `network`, the system
- * read-only, and of the host only the `read_only` paths (mounted where they are) and the program.
+ * A stdio server run in the sandbox skill servers get: no network unless `network` (through the egress
+ * proxy, like a skill's), the system read-only, and of the host only the `read_only` paths (mounted
+ * where they are) and the program.
  */
 const sandboxSchema = z.strictObject({
-  network: z.boolean().default(false),
+  network: networkSettingSchema.default(false),
   read_only: z.array(hostPath).max(50).default([]),
 });
 

@@ -3,7 +3,8 @@
  * with an allowlist of the runtime's environment plus its own `env`, SSE or Streamable HTTP with
  * its auth header. One that opts in with `sandbox:` runs in the sandbox skill servers get, with
  * only its own `env`, the program and the `read_only` paths it lists, and network only with
- * `network: true`; without bubblewrap it does not start (the operator asked for a sandbox).
+ * `network:` (through its egress proxy, like a skill's); without bubblewrap it does not start (the
+ * operator asked for a sandbox).
  */
 import { accessSync, constants, realpathSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
@@ -11,7 +12,15 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { SANDBOX_HOME, SandboxStdioTransport, isSystemPath, nodeInSandbox, type SandboxMount } from '@skillhub/sandbox';
+import {
+  SANDBOX_HOME,
+  SandboxStdioTransport,
+  isSystemPath,
+  nodeInSandbox,
+  type SandboxMount,
+  type SandboxPolicy,
+} from '@skillhub/sandbox';
+import { serverNetwork } from '../config/network-setting';
 import type { McpServerConfig } from './mcp-server.config';
 import { type SandboxSetting, noSandbox } from './sandbox-setting';
 import { describeFailure } from './server-failure';
@@ -61,8 +70,9 @@ export function operatorConnector(config: McpServerConfig, options: OperatorConn
           ...resolved.mounts,
           ...config.sandbox.read_only.map((path) => ({ source: path, target: path })),
         ];
-        const policy = {
-          network: config.sandbox.network,
+        const network = serverNetwork(false, config.sandbox.network);
+        const policy: SandboxPolicy = {
+          network: network && (await options.sandbox.egress.network(config.name, network)),
           readOnly: mounts,
           tmpfs: [],
           env: { ...config.env },
@@ -87,7 +97,7 @@ export function operatorConnector(config: McpServerConfig, options: OperatorConn
         error: error.message,
         exit: sandboxed?.exit ?? null,
         stderr: sandboxed?.stderrTail ?? stderr?.text ?? '',
-        network: config.transport !== 'stdio' || !config.sandbox || config.sandbox.network,
+        network: config.transport !== 'stdio' || !config.sandbox || config.sandbox.network !== false,
         grantTo: [],
       });
     },

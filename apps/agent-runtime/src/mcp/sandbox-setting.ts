@@ -11,6 +11,7 @@ import {
   type SandboxTools,
 } from '@skillhub/sandbox';
 import type { RuntimeConfig } from '../config/runtime-config';
+import type { ServerEgress } from './server-egress';
 
 const MIB = 1024 * 1024;
 
@@ -18,7 +19,11 @@ export interface SandboxSetting {
   mode: RuntimeConfig['sandbox'];
   availability: SandboxAvailability;
   limits: SandboxLimits;
-  /** Where env, prlimit and bwrap are (Debian's paths by default). */
+  /** How the limits are enforced here (control groups, own user), as sandboxEnforcement() says. */
+  enforcement: string;
+  /** The egress proxies of servers granted network. */
+  egress: ServerEgress;
+  /** Where prlimit, bwrap, setpriv and sh are (Debian's paths by default). */
   tools?: SandboxTools;
 }
 
@@ -26,16 +31,21 @@ export const sandboxLimits = (config: RuntimeConfig['sandbox_limits']): SandboxL
   ...DEFAULT_SANDBOX_LIMITS,
   memoryBytes: config.memory_mib * MIB,
   cpuSeconds: config.cpu_seconds,
+  processes: config.processes,
+  cpuCores: config.cpu_cores,
+  tmpfsBytes: config.tmpfs_mib * MIB,
 });
 
 /** Why a server that must run in the sandbox cannot start here; null when it can. */
-export const noSandbox = (setting: SandboxSetting): string | null =>
+export const noSandbox = (setting: Pick<SandboxSetting, 'availability'>): string | null =>
   setting.availability.ok
     ? null
     : `no sandbox on this machine (${setting.availability.reason}): install bubblewrap (Debian: apt-get install bubblewrap)`;
 
 /** What to say at start about the sandbox, and how loudly. */
-export function sandboxNotice(setting: SandboxSetting): { level: 'warn' | 'error' | 'log'; message: string } {
+export function sandboxNotice(
+  setting: Pick<SandboxSetting, 'mode' | 'availability' | 'limits' | 'enforcement'>,
+): { level: 'warn' | 'error' | 'log'; message: string } {
   if (setting.mode === 'off') {
     return {
       level: 'warn',
@@ -50,8 +60,9 @@ export function sandboxNotice(setting: SandboxSetting): { level: 'warn' | 'error
       message: `${missing}. Skill servers will not start; set sandbox: off in the runtime config to run them without one (not recommended).`,
     };
   }
+  const { limits } = setting;
   return {
     level: 'log',
-    message: `skill servers run in the sandbox (${setting.limits.memoryBytes / MIB} MiB, ${setting.limits.cpuSeconds} CPU seconds each)`,
+    message: `skill servers run in the sandbox, each with at most ${limits.memoryBytes / MIB} MiB, ${limits.processes} processes, ${limits.cpuCores} CPU cores and ${limits.cpuSeconds} CPU seconds per process, network only through the egress proxy (${setting.enforcement})`,
   };
 }

@@ -3,10 +3,12 @@
  * its tools were recorded (libs/live-probe's launch): an npm release from the package cache with
  * its certified integrity (re-verified at every start, so a tampered entry is refused), its bin
  * run by Node without npx; a file of the installed skill run by its interpreter; a remote server
- * at its URL. Stdio servers run in the sandbox: their own pid, ipc and uts namespaces, no network
- * unless the skill declares or is granted it, the system, package and skill folder read-only, a
- * tmpfs home and /tmp, CPU and memory limits, its certified env only; `/proc` shows nothing of
- * the runtime. With `sandbox: off` they run as plain processes.
+ * at its URL. Before every start, the skill's installed files are checked against its certificate
+ * (a file changed since install is refused, named). Stdio servers run in the sandbox: their own pid,
+ * ipc, uts and network namespaces, network only through their egress proxy when the skill declares or
+ * is granted it, the system, package and skill folder read-only, a tmpfs home and /tmp, process,
+ * CPU and memory limits, its certified env only; `/proc` shows nothing of the runtime. With
+ * `sandbox: off` they run as plain processes.
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,6 +23,7 @@ import {
   serverSandboxPolicy,
   type ServerLaunch,
 } from '@skillhub/live-probe';
+import { changedInstalledFiles } from '@skillhub/installer';
 import { SandboxStdioTransport } from '@skillhub/sandbox';
 import type { CertifiedLaunch } from '../install/certified-launch';
 import type { RecentPackageChecks } from './recent-package-checks';
@@ -63,6 +66,10 @@ export function skillConnector(planned: PlannedSkillServer, options: SkillConnec
   return {
     async open(): Promise<Transport> {
       if (launch.kind === 'remote') return remoteTransport(launch);
+      if (server.skillDir !== null) {
+        const changed = changedInstalledFiles(server.skillDir, server.certificate);
+        if (changed) throw new Error(`its skill's installed files are refused: ${changed}`);
+      }
       if (options.sandbox.mode === 'off') {
         stderr = new StderrTail();
         return plainTransport(planned, launch, options, stderr);
@@ -78,7 +85,7 @@ export function skillConnector(planned: PlannedSkillServer, options: SkillConnec
         { args: launch.args, env: server.env },
         {
           limits: options.sandbox.limits,
-          network: server.network,
+          network: server.network && (await options.sandbox.egress.network(planned.name, server.network)),
         },
       );
       return new SandboxStdioTransport(policy, started.argv, { tools: options.sandbox.tools });
@@ -89,7 +96,7 @@ export function skillConnector(planned: PlannedSkillServer, options: SkillConnec
         error: error.message,
         exit: sandboxed?.exit ?? null,
         stderr: sandboxed?.stderrTail ?? stderr?.text ?? '',
-        network: server.network || launch.kind === 'remote',
+        network: server.network !== null || launch.kind === 'remote',
         grantTo,
       });
     },

@@ -64,6 +64,8 @@ export interface UpstreamOptions {
   maxRetryDelayMs: number;
   /** Told about dropped tools and servers that stop. */
   warn?: (message: string) => void;
+  /** Told when the server comes up, changes its tools, or goes (the gateway tells its clients). */
+  changed?: () => void;
 }
 
 export type UpstreamState =
@@ -100,6 +102,11 @@ export class UpstreamServer {
     if (this.state.status === 'failed' && this.now() < this.state.retryAt) return Promise.resolve(this.state);
     this.connecting ??= this.connect().finally(() => (this.connecting = null));
     return this.connecting;
+  }
+
+  /** As ensureConnected, without waiting for a connection already under way (its state until then). */
+  readyState(): Promise<UpstreamState> {
+    return this.connecting ? Promise.resolve(this.state) : this.ensureConnected();
   }
 
   /**
@@ -153,15 +160,18 @@ export class UpstreamServer {
         if (this.client !== client) return;
         this.client = null;
         this.options.warn?.(`${this.name}: ${this.fail(new Error('the server closed the connection'), opened, 0)}`);
+        this.options.changed?.();
       };
       client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
         try {
           const changed = await this.listTools(client);
           if (this.client === client) this.state = { status: 'connected', tools: changed };
+          this.options.changed?.();
         } catch (err) {
           this.options.warn?.(`${this.name}: its changed tool list could not be read: ${(err as Error).message}`);
         }
       });
+      this.options.changed?.();
     } catch (err) {
       // Read how it ended before closing, which kills it and would report that instead.
       this.fail(err as Error, transport, failures);
