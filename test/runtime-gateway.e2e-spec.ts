@@ -21,13 +21,14 @@ import {
   readCallPolicy,
 } from '@skillhub/gate';
 import { syntheticMcpServerScript } from '@skillhub/package-probe/testing';
-import { DEFAULT_SANDBOX_LIMITS } from '@skillhub/sandbox';
+import { DEFAULT_SANDBOX_LIMITS, sandboxEnforcement } from '@skillhub/sandbox';
 import type { CallAuditRecord } from '../apps/agent-runtime/src/gateway/call-audit-trail';
 import { Gateway } from '../apps/agent-runtime/src/gateway/gateway';
 import { serveGatewayHttp } from '../apps/agent-runtime/src/gateway/gateway-http';
 import { MemoryToolPins } from '../apps/agent-runtime/src/gateway/testing/memory-tool-pins';
 import { mcpServerConfigSchema } from '../apps/agent-runtime/src/mcp/mcp-server.config';
 import { operatorUpstream } from '../apps/agent-runtime/src/mcp/operator-connector';
+import { ServerEgress } from '../apps/agent-runtime/src/mcp/server-egress';
 import type { PlannedSkillTool } from '../apps/agent-runtime/src/mcp/server-plan';
 import type { UpstreamServer } from '../apps/agent-runtime/src/mcp/upstream-server';
 import { sparePort, waitFor } from './support/private-redis';
@@ -49,8 +50,16 @@ const timing = { connectTimeoutMs: 15_000, callTimeoutMs: 15_000, retryDelayMs: 
 const connectors = {
   inheritEnv: false,
   runtimeEnv: { ...process.env, KAZMA_SECRET: RUNTIME_SECRET, SKILLHUB_TOKEN: RUNTIME_SECRET },
-  sandbox: { mode: 'on' as const, availability: { ok: true as const }, limits: DEFAULT_SANDBOX_LIMITS },
+  sandbox: {
+    mode: 'on' as const,
+    availability: { ok: true as const },
+    limits: DEFAULT_SANDBOX_LIMITS,
+    enforcement: sandboxEnforcement(),
+    egress: new ServerEgress({ allowAddresses: [], record: () => undefined }),
+  },
 };
+const TOKEN = 'a-gateway-token-of-some-length';
+const bearer = { authorization: `Bearer ${TOKEN}` };
 const warnings: string[] = [];
 const operator = (config: unknown, overrides: Partial<typeof timing> = {}) =>
   operatorUpstream(mcpServerConfigSchema.parse(config), connectors, {
@@ -98,6 +107,7 @@ describe('gateway over real MCP servers', () => {
   });
   afterAll(async () => {
     await Promise.all(upstreams.map((u) => u.close()));
+    await connectors.sandbox.egress.close();
     httpServer.kill();
     rmSync(folder, { recursive: true, force: true });
   });
@@ -232,19 +242,24 @@ describe('gateway over real MCP servers', () => {
           return { action: 'accept', content: { approve: true } };
         });
       }
-      const transport = new StreamableHTTPClientTransport(new URL(url));
+      const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: bearer } });
       await client.connect(transport);
       return { client, transport, asked };
     };
     const rpc = (url: string, body: object, headers: Record<string, string> = {}) =>
       fetch(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...bearer,
+          ...headers,
+        },
         body: JSON.stringify(body),
       });
 
     it('keeps a session per client: its calls reuse one server, and DELETE ends it', async () => {
-      const http = await serveGatewayHttp(gateway(), '127.0.0.1', 0);
+      const http = await serveGatewayHttp(gateway(), '127.0.0.1', 0, { token: TOKEN });
       try {
         const { client, transport } = await httpClient(http.url);
         expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
@@ -267,7 +282,7 @@ describe('gateway over real MCP servers', () => {
     });
 
     it('asks for approval by elicitation on the call’s own stream, and with it runs the call', async () => {
-      const http = await serveGatewayHttp(gateway(), '127.0.0.1', 0);
+      const http = await serveGatewayHttp(gateway(), '127.0.0.1', 0, { token: TOKEN });
       try {
         const { client, asked } = await httpClient(http.url, 'accept');
         expect(text(await call(client, 'mcp__everything__echo', { message: 'approved over http' }))).toBe(
@@ -282,7 +297,7 @@ describe('gateway over real MCP servers', () => {
     });
 
     it('serves a client that keeps no session, request by request', async () => {
-      const http = await serveGatewayHttp(gateway(), '127.0.0.1', 0);
+      const http = await serveGatewayHttp(gateway(), '127.0.0.1', 0, { token: TOKEN });
       try {
         const res = await rpc(http.url, {
           jsonrpc: '2.0',
@@ -293,11 +308,11 @@ describe('gateway over real MCP servers', () => {
         expect(res.status).toBe(200);
         expect(JSON.stringify(await res.json())).toContain('42');
         expect(http.sessionCount()).toBe(0);
-        expect((await fetch(http.url)).status).toBe(405);
+        expect((await fetch(http.url, { headers: bearer })).status).toBe(405);
         expect((await rpc(http.url.replace('/mcp', '/other'), {})).status).toBe(404);
         const bad = await fetch(http.url, {
           method: 'POST',
-          headers: { 'content-type': 'application/json' },
+          headers: { 'content-type': 'application/json', ...bearer },
           body: '{',
         });
         expect(bad.status).toBe(400);
@@ -307,7 +322,7 @@ describe('gateway over real MCP servers', () => {
     });
 
     it('caps live sessions: a session mid-request keeps its slot; otherwise the least recently used gives way', async () => {
-      const http = await serveGatewayHttp(gateway(), '127.0.0.1', 0, { maxSessions: 1, idleMs: 300 });
+      const http = await serveGatewayHttp(gateway(), '127.0.0.1', 0, { token: TOKEN, maxSessions: 1, idleMs: 300 });
       try {
         // A call waiting for approval holds its request open: its session is mid-request.
         let approve!: () => void;
@@ -317,7 +332,9 @@ describe('gateway over real MCP servers', () => {
           await answered;
           return { action: 'accept', content: { approve: true } };
         });
-        await waiting.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+        await waiting.connect(
+          new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers: bearer } }),
+        );
         const held = waiting.callTool({ name: 'mcp__everything__echo', arguments: { message: 'held' } });
         await new Promise((r) => setTimeout(r, 300));
         await expect(httpClient(http.url)).rejects.toThrow(/503|busy/);
@@ -340,7 +357,10 @@ describe('gateway over real MCP servers', () => {
     });
 
     it('on every interface, still serves only the Host names it was given', async () => {
-      const http = await serveGatewayHttp(gateway(), '0.0.0.0', 0, { allowedHosts: ['gateway.internal:4444'] });
+      const http = await serveGatewayHttp(gateway(), '0.0.0.0', 0, {
+        token: TOKEN,
+        allowedHosts: ['gateway.internal:4444'],
+      });
       const port = new URL(http.url).port;
       const status = (host: string) =>
         new Promise<number>((resolve, reject) => {
@@ -348,7 +368,12 @@ describe('gateway over real MCP servers', () => {
             http.url,
             {
               method: 'POST',
-              headers: { host, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+              headers: {
+                host,
+                'content-type': 'application/json',
+                accept: 'application/json, text/event-stream',
+                ...bearer,
+              },
             },
             (res) => {
               res.resume();
@@ -368,8 +393,8 @@ describe('gateway over real MCP servers', () => {
       }
     });
 
-    it('serves only its own Host and Origin on loopback, and with a token only bearers of it', async () => {
-      const http = await serveGatewayHttp(gateway(), '127.0.0.1', 0, { token: 'a-gateway-token-of-some-length' });
+    it('serves only its own Host and Origin on loopback, and only bearers of its token', async () => {
+      const http = await serveGatewayHttp(gateway(), '127.0.0.1', 0, { token: TOKEN });
       const port = new URL(http.url).port;
       const raw = (headers: Record<string, string>) =>
         new Promise<number>((resolve, reject) => {
@@ -391,7 +416,6 @@ describe('gateway over real MCP servers', () => {
           req.on('error', reject);
           req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
         });
-      const bearer = { authorization: 'Bearer a-gateway-token-of-some-length' };
       try {
         expect(await raw({})).toBe(401);
         expect(await raw({ authorization: 'Bearer not-the-token' })).toBe(401);

@@ -179,7 +179,9 @@ export class RuntimeService implements OnApplicationBootstrap, OnApplicationShut
         const given = process.env[token_env];
         if (given === undefined || given.length < 16) {
           // Fail closed: a configured token that is missing would otherwise leave the gateway open.
-          throw new RuntimeConfigError(`gateway.http.token_env: ${token_env} must hold a token of 16 characters or more`);
+          throw new RuntimeConfigError(
+            `gateway.http.token_env: ${token_env} must hold a token of 16 characters or more`,
+          );
         }
         token = given;
         where = `the environment variable ${token_env}`;

@@ -78,7 +78,7 @@ export function verifyInstalledSkill(dir: string, options: VerifyInstalledOption
  * the caller verified at install). Run before each start of a server that uses the folder, so a file
  * changed since is refused with its name. Null when they match; else why not.
  */
-export function changedInstalledFiles(dir: string, statement: CertificateStatement): string | null {
+export function changedInstalledFiles(dir: string, statement: Pick<CertificateStatement, 'files'>): string | null {
   try {
     checkFiles(dir, statement, readRecord(dir), undefined, []);
     return null;
@@ -128,7 +128,7 @@ function checkSubject(dir: string, statement: CertificateStatement, record: Inst
 
 function checkFiles(
   dir: string,
-  statement: CertificateStatement,
+  statement: Pick<CertificateStatement, 'files'>,
   record: InstallRecord | null,
   kazmaSecret: string | undefined,
   warnings: string[],

@@ -2,23 +2,26 @@
  * Real processes under bubblewrap: what a hostile program inside can and cannot reach. Each program
  * is a Node script that reports what it found as JSON on stdout.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:net';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { syntheticMcpServerScript } from '@skillhub/package-probe/testing';
-import { nodeInSandbox, runSandboxed, sandboxAvailable, sandboxedCommand, spawnSandboxed } from './sandbox-launcher';
+import { EgressProxy, type EgressEvent } from './egress-proxy';
+import { cgroupSupport } from './sandbox-cgroup';
+import { SANDBOX_UID_BASE } from './sandbox-identity';
+import { nodeInSandbox, runSandboxed, sandboxAvailable, spawnSandboxed } from './sandbox-launcher';
 import { DEFAULT_SANDBOX_LIMITS, type SandboxPolicy } from './sandbox-policy';
 import { SandboxStdioTransport } from './sandbox-stdio.transport';
 
 const node = nodeInSandbox();
+const MIB = 1024 * 1024;
 
 const basePolicy = (overrides: Partial<SandboxPolicy> = {}): SandboxPolicy => ({
-  network: false,
+  network: null,
   readOnly: node.mounts,
   tmpfs: [],
   env: {},
@@ -44,6 +47,31 @@ const hostProcessesWith = async (marker: string): Promise<string[]> => {
   return found;
 };
 
+/** The host uid of every process whose command line mentions `marker`. */
+const hostOwnersOf = async (marker: string): Promise<number[]> => {
+  const owners: number[] = [];
+  for (const entry of await hostProcessesWith(marker)) {
+    const status = await readFile(`/proc/${entry.split(':')[0]}/status`, 'utf8').catch(() => '');
+    const uid = /^Uid:\s+(\d+)/m.exec(status);
+    if (uid) owners.push(Number(uid[1]));
+  }
+  return owners;
+};
+
+const firstLine = (stream: NodeJS.ReadableStream): Promise<string> =>
+  new Promise((resolve, reject) => {
+    let text = '';
+    const onData = (chunk: Buffer): void => {
+      text += chunk.toString();
+      if (text.includes('\n')) {
+        stream.off('data', onData);
+        resolve(text.split('\n')[0]!);
+      }
+    };
+    stream.on('data', onData);
+    stream.once('end', () => reject(new Error(`the program ended after printing: ${text}`)));
+  });
+
 describe('the sandbox', () => {
   let work: string;
 
@@ -51,6 +79,8 @@ describe('the sandbox', () => {
     const availability = await sandboxAvailable();
     if (!availability.ok) throw new Error(`these specs need bubblewrap: ${availability.reason}`);
     work = await mkdtemp(join(tmpdir(), 'sandbox-spec-'));
+    // The sandbox runs as a user of its own, which reads only what any user may.
+    await chmod(work, 0o755);
   });
   afterAll(() => rm(work, { recursive: true, force: true }));
 
@@ -100,12 +130,7 @@ describe('the sandbox', () => {
         let ppidEnviron = 'readable';
         try { fs.readFileSync('/proc/' + process.ppid + '/environ'); } catch (error) { ppidEnviron = error.code; }
         console.log(JSON.stringify({ pids, ppid: process.ppid, ppidEnviron, seen }));`;
-      // The way the MCP SDK spawns it: with whatever environment the spawner passes (here, all of ours).
-      const { command, args } = sandboxedCommand(basePolicy(), [node.path, '-e', script]);
-      const child = spawn(command, args, { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      const { code, stdout } = await runSandboxed(basePolicy(), [node.path, '-e', script], { timeoutMs: 20_000 });
 
       expect(code).toBe(0);
       const found = JSON.parse(stdout) as { pids: string[]; ppid: number; ppidEnviron: string; seen: string[] };
@@ -268,6 +293,198 @@ describe('the sandbox', () => {
     expect(await hostProcessesWith(marker)).toEqual([]);
   });
 
+  it('runs as a host user of its own, never root: nobody inside, an unprivileged uid outside', async () => {
+    const marker = `sandbox-user-${randomBytes(6).toString('hex')}`;
+    const sandboxed = spawnSandboxed(basePolicy(), [
+      node.path,
+      '-e',
+      'console.log(JSON.stringify({ uid: process.getuid() })); setInterval(() => {}, 1000)',
+      marker,
+    ]);
+    const inside = JSON.parse(await firstLine(sandboxed.stdout)) as { uid: number };
+    const owners = await hostOwnersOf(marker);
+    sandboxed.kill();
+    await sandboxed.exited;
+
+    expect(inside.uid).toBe(65534);
+    expect(owners.length).toBeGreaterThan(0);
+    // Run by root, each sandbox is a uid no one else is; run by anyone else, that user (never root either).
+    const expected = process.getuid?.() === 0 ? { min: SANDBOX_UID_BASE } : { min: process.getuid?.() ?? 1 };
+    for (const uid of owners) expect(uid).toBeGreaterThanOrEqual(expected.min);
+    expect(owners).not.toContain(0);
+  });
+
+  it('caps the processes of the whole sandbox: a fork bomb gets EAGAIN and the host never sees more', async () => {
+    const marker = `sandbox-fork-${randomBytes(6).toString('hex')}`;
+    const sandboxed = spawnSandboxed(basePolicy({ limits: { ...DEFAULT_SANDBOX_LIMITS, processes: 32 } }), [
+      node.path,
+      '-e',
+      `const { spawn } = require('child_process');
+       let started = 0, refused = null;
+       const next = () => {
+         if (started >= 500 || refused) return console.log(JSON.stringify({ started, refused }));
+         const child = spawn('/bin/sh', ['-c', 'sleep 60; :', ${JSON.stringify(marker)}], { stdio: 'ignore' });
+         child.once('spawn', () => { started++; next(); });
+         child.once('error', (error) => { refused = error.code; next(); });
+       };
+       next(); setInterval(() => {}, 1000);`,
+    ]);
+    const found = JSON.parse(await firstLine(sandboxed.stdout)) as { started: number; refused: string | null };
+    const onHost = (await hostOwnersOf(marker)).length;
+    sandboxed.kill();
+    await sandboxed.exited;
+
+    expect(found.refused).toBe('EAGAIN');
+    // Each child is a shell and its sleep; Node's own threads count too.
+    expect(found.started).toBeLessThan(16);
+    expect(onHost).toBeLessThanOrEqual(32);
+  });
+
+  (cgroupSupport().ok ? it : it.skip)(
+    'caps the memory of the whole sandbox, not per process: children cannot add up past it',
+    async () => {
+      // Each child alone is within the per-process limit; four together are not within the sandbox's.
+      const result = await runSandboxed(
+        basePolicy({ limits: { ...DEFAULT_SANDBOX_LIMITS, memoryBytes: 384 * MIB } }),
+        [
+          node.path,
+          '-e',
+          `const { spawn } = require('child_process');
+           const hold = "const b = Buffer.alloc(150 << 20, 1); console.log('held'); setInterval(() => b[0]++, 1000)";
+           const children = [];
+           let reported = false;
+           const report = () => {
+             if (reported) return;
+             reported = true;
+             console.log(JSON.stringify({
+               holding: children.filter((c) => c.held && c.exitCode === null && c.signalCode === null).length,
+               killed: children.filter((c) => c.signalCode === 'SIGKILL').length,
+             }));
+             process.exit(0);
+           };
+           // Once each has held its memory or died, what is still alive holds it at the same time.
+           const settled = () => children.length === 4 && children.every((c) => c.held || c.exitCode !== null || c.signalCode !== null) && setTimeout(report, 1000);
+           for (let i = 0; i < 4; i++) {
+             const child = spawn(process.execPath, ['-e', hold], { stdio: ['ignore', 'pipe', 'ignore'] });
+             children.push(child);
+             child.stdout.once('data', () => { child.held = true; settled(); });
+             child.once('exit', settled);
+           }`,
+        ],
+        { timeoutMs: 60_000 },
+      );
+
+      expect(result.timedOut).toBe(false);
+      const found = JSON.parse(result.stdout) as { holding: number; killed: number };
+      expect(found.holding).toBeLessThanOrEqual(2);
+      expect(found.killed).toBeGreaterThanOrEqual(2);
+    },
+  );
+
+  describe('with network', () => {
+    let proxy: EgressProxy;
+    let site: ReturnType<typeof createHttpServer>;
+    let port: number;
+    const events: EgressEvent[] = [];
+
+    beforeAll(async () => {
+      site = createHttpServer((_req, res) => res.end('hello from the site'));
+      await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+      port = (site.address() as AddressInfo).port;
+      proxy = await EgressProxy.start({
+        name: 'spec',
+        socketPath: join(work, 'egress.sock'),
+        // The operator's one exception: this test site, on its exact address and port.
+        allowAddresses: [`127.0.0.1:${port}`],
+        onEvent: (event) => events.push(event),
+        lookup: async (host) => {
+          const answers: Record<string, string[]> = {
+            'rebind.test': ['127.0.0.1'],
+            'mixed.test': ['93.184.216.34', '10.0.0.5'],
+            localhost: ['127.0.0.1', '::1'],
+          };
+          if (!answers[host]) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+          return answers[host].map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+        },
+      });
+    });
+    afterAll(async () => {
+      await proxy.close();
+      await new Promise((resolve) => site.close(resolve));
+    });
+
+    it("reaches what the proxy lets through and nothing of the host's: not its loopback, databases, metadata or private ranges", async () => {
+      const refusedTargets = [
+        '127.0.0.1:5432',
+        'localhost:6379',
+        `[::1]:${port}`,
+        '0.0.0.0:5432',
+        `[::ffff:127.0.0.1]:5432`,
+        '169.254.169.254:80',
+        '10.0.0.1:80',
+        '192.168.1.1:80',
+        'rebind.test:5432',
+        'mixed.test:443',
+      ];
+      const found = await probe<Record<string, unknown>>(
+        basePolicy({ network: { proxySocket: proxy.socketPath, node } }),
+        `const http = require('http'), net = require('net');
+         const read = (socket) => new Promise((resolve) => { let text = ''; socket.on('data', (d) => text += d); socket.on('end', () => resolve(text.split('\\r\\n\\r\\n')[1])); });
+         const tunnel = (authority) => new Promise((resolve) => {
+           const req = http.request({ host: '127.0.0.1', port: 3128, method: 'CONNECT', path: authority });
+           req.on('connect', (res, socket) => {
+             if (res.statusCode !== 200) { socket.destroy(); return resolve(res.statusCode); }
+             socket.write('GET / HTTP/1.1\\r\\nHost: site\\r\\nConnection: close\\r\\n\\r\\n');
+             read(socket).then(resolve);
+           });
+           req.on('error', (error) => resolve(error.code));
+           req.end();
+         });
+         const plain = (url) => new Promise((resolve) => {
+           http.get({ host: '127.0.0.1', port: 3128, path: url }, (res) => { let text = ''; res.on('data', (d) => text += d); res.on('end', () => resolve(res.statusCode === 200 ? text : res.statusCode)); })
+             .on('error', (error) => resolve(error.code));
+         });
+         const direct = (host, port) => new Promise((resolve) => {
+           const socket = net.connect({ host, port, timeout: 3000 });
+           socket.on('connect', () => { socket.destroy(); resolve('connected'); });
+           socket.on('timeout', () => { socket.destroy(); resolve('timeout'); });
+           socket.on('error', (error) => resolve(error.code));
+         });
+         (async () => {
+           const refused = {};
+           for (const target of ${JSON.stringify(refusedTargets)}) refused[target] = await tunnel(target);
+           console.log(JSON.stringify({
+             tunnel: await tunnel('127.0.0.1:${port}'),
+             plain: await plain('http://127.0.0.1:${port}/page'),
+             plainRefused: await plain('http://localhost:5432/'),
+             refused,
+             directSite: await direct('127.0.0.1', ${port}),
+             directInternet: await direct('1.1.1.1', 53),
+             env: process.env.HTTPS_PROXY,
+           }));
+         })();`,
+      );
+
+      expect(found).toEqual({
+        tunnel: 'hello from the site',
+        plain: 'hello from the site',
+        plainRefused: 403,
+        refused: Object.fromEntries(refusedTargets.map((target) => [target, 403])),
+        // Its own network namespace: the host's loopback is not its loopback, and there is no route out.
+        directSite: 'ECONNREFUSED',
+        directInternet: expect.stringMatching(/^(ENETUNREACH|EHOSTUNREACH|timeout)$/),
+        env: 'http://127.0.0.1:3128',
+      });
+      expect(events.filter((event) => event.verdict === 'allowed')).toHaveLength(2);
+      const refusals = events.filter((event) => event.verdict === 'refused');
+      expect(refusals).toHaveLength(refusedTargets.length + 1);
+      expect(refusals.find((event) => event.host === 'rebind.test')).toMatchObject({
+        address: '127.0.0.1',
+        reason: expect.stringContaining('rebind.test resolves to it'),
+      });
+    });
+  });
+
   describe('an MCP server inside', () => {
     const script = syntheticMcpServerScript({
       name: 'inside',
@@ -279,17 +496,6 @@ describe('the sandbox', () => {
       await mkdir(join(work, 'server'), { recursive: true });
       await writeFile(join(work, 'server', 'server.js'), script);
       policy = basePolicy({ readOnly: [...node.mounts, { source: join(work, 'server'), target: '/srv/server' }] });
-    });
-
-    it("answers the SDK's StdioClientTransport through sandboxedCommand", async () => {
-      const { command, args, env } = sandboxedCommand(policy, [node.path, '/srv/server/server.js']);
-      const client = new Client({ name: 'spec', version: '1.0.0' });
-      await client.connect(new StdioClientTransport({ command, args, env, stderr: 'ignore' }));
-      try {
-        expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['ping_tool']);
-      } finally {
-        await client.close();
-      }
     });
 
     it('answers through SandboxStdioTransport, which says how the server ended and what it last wrote', async () => {
@@ -315,9 +521,10 @@ describe('the sandbox', () => {
 
   it('says why when bubblewrap is not there', async () => {
     const missing = await sandboxAvailable({
-      env: '/usr/bin/env',
       prlimit: '/usr/bin/prlimit',
       bwrap: '/nonexistent/bwrap',
+      setpriv: '/usr/bin/setpriv',
+      sh: '/bin/sh',
     });
 
     expect(missing).toEqual({ ok: false, reason: 'bwrap is not installed at /nonexistent/bwrap' });

@@ -5,7 +5,10 @@ import { z } from 'zod';
 const domainPattern = z
   .string()
   .max(253)
-  .regex(/^(\*\.)?[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)+$/, 'a host name, or *.<domain>');
+  .regex(
+    /^(\*\.)?[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)+$/,
+    'a host name, or *.<domain>',
+  );
 
 /**
  * Network through the egress proxy: `true` (any public host), `false`, or `{domains: […]}` (only those

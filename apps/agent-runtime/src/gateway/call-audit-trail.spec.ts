@@ -54,7 +54,9 @@ describe('FileAuditTrail', () => {
       chmodSync(dir, 0o500);
     }
     const warnings: string[] = [];
-    const trail = new FileAuditTrail<CallAuditRecord>(join(dir, 'audit', 'calls.jsonl'), (message) => warnings.push(message));
+    const trail = new FileAuditTrail<CallAuditRecord>(join(dir, 'audit', 'calls.jsonl'), (message) =>
+      warnings.push(message),
+    );
     expect(() => {
       trail.record(entry('a'));
       trail.record(entry('b'));

@@ -149,7 +149,13 @@ export class Gateway {
   createServer(): Server {
     const server = new Server(
       { name: 'skillhub-gateway', version: '0.1.0' },
-      { capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { listChanged: true } } },
+      {
+        capabilities: {
+          tools: { listChanged: true },
+          prompts: { listChanged: true },
+          resources: { listChanged: true },
+        },
+      },
     );
     this.clients.add(server);
     server.onclose = () => this.clients.delete(server);

@@ -12,7 +12,6 @@
  */
 import { posix } from 'node:path';
 import { canonicalJson, missingScopes, serverNameProblem, type TierSetting } from '@skillhub/gate';
-import type { CertificateStatement } from '@skillhub/signing';
 import { type ServerNetwork, serverNetwork } from '../config/network-setting';
 import type { SkillGrant } from '../config/runtime-config';
 import type { SecretValue } from '../config/runtime-secrets';
@@ -40,8 +39,8 @@ export interface SkillServer {
   network: ServerNetwork | null;
   /** The skill's folder, when the server uses it (it runs a file of it, or works in it); else null. */
   skillDir: string | null;
-  /** The skill's verified certificate: its files are checked against it before every start. */
-  certificate: CertificateStatement;
+  /** The skill's certified files (path → sha256): checked on disk before every start. */
+  certifiedFiles: Readonly<Record<string, string>>;
   certification: ServerCertification;
 }
 
@@ -185,7 +184,7 @@ export function skillServers(
       cwd,
       network,
       skillDir: usesFolder ? skill.path : null,
-      certificate: statement,
+      certifiedFiles: statement.files,
       certification: { certifiedAs, tools: certified.tools },
     });
   }

@@ -43,9 +43,10 @@ export const noSandbox = (setting: Pick<SandboxSetting, 'availability'>): string
     : `no sandbox on this machine (${setting.availability.reason}): install bubblewrap (Debian: apt-get install bubblewrap)`;
 
 /** What to say at start about the sandbox, and how loudly. */
-export function sandboxNotice(
-  setting: Pick<SandboxSetting, 'mode' | 'availability' | 'limits' | 'enforcement'>,
-): { level: 'warn' | 'error' | 'log'; message: string } {
+export function sandboxNotice(setting: Pick<SandboxSetting, 'mode' | 'availability' | 'limits' | 'enforcement'>): {
+  level: 'warn' | 'error' | 'log';
+  message: string;
+} {
   if (setting.mode === 'off') {
     return {
       level: 'warn',
@@ -63,6 +64,6 @@ export function sandboxNotice(
   const { limits } = setting;
   return {
     level: 'log',
-    message: `skill servers run in the sandbox, each with at most ${limits.memoryBytes / MIB} MiB, ${limits.processes} processes, ${limits.cpuCores} CPU cores and ${limits.cpuSeconds} CPU seconds per process, network only through the egress proxy (${setting.enforcement})`,
+    message: `skill servers run in the sandbox, each with at most ${limits.memoryBytes / MIB} MiB, ${limits.processes} processes, ${limits.cpuCores} CPU ${limits.cpuCores === 1 ? 'core' : 'cores'} and ${limits.cpuSeconds} CPU seconds per process, network only through the egress proxy (${setting.enforcement})`,
   };
 }

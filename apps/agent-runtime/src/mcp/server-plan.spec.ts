@@ -12,8 +12,9 @@ const server = (name: string, key: string, certifiedAs: string): SkillServer => 
   env: {},
   secrets: [],
   cwd: null,
-  network: false,
+  network: null,
   skillDir: null,
+  certifiedFiles: {},
   certification: { certifiedAs, tools: {} },
 });
 const exposure = (certifiedAs: string, ...servers: Array<[string, string]>): SkillExposure => ({

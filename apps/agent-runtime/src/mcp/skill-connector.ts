@@ -67,7 +67,7 @@ export function skillConnector(planned: PlannedSkillServer, options: SkillConnec
     async open(): Promise<Transport> {
       if (launch.kind === 'remote') return remoteTransport(launch);
       if (server.skillDir !== null) {
-        const changed = changedInstalledFiles(server.skillDir, server.certificate);
+        const changed = changedInstalledFiles(server.skillDir, { files: server.certifiedFiles });
         if (changed) throw new Error(`its skill's installed files are refused: ${changed}`);
       }
       if (options.sandbox.mode === 'off') {
