@@ -35,6 +35,7 @@ const skill = (
     servers,
     permissions: more.permissions ?? [],
     codeCapabilities: more.codeCapabilities ?? [],
+    files: { 'SKILL.md': 'b'.repeat(64) },
   } as unknown as CertificateStatement,
 });
 
@@ -51,8 +52,9 @@ describe('skillServers', () => {
       expect.objectContaining({
         name: 'weather',
         launch: { kind: 'npm', package: { name: 'weather-mcp', version: '1.0.0', integrity: INTEGRITY }, args: [] },
-        network: false,
+        network: null,
         skillDir: null,
+        certifiedFiles: { 'SKILL.md': 'b'.repeat(64) },
         certification: { certifiedAs: 'acme/weather@1.2.0', tools: TOOLS },
       }),
     ]);
@@ -68,12 +70,22 @@ describe('skillServers', () => {
   it('gives no network unless the skill declares it, its code is proven to use it, or the operator grants it', () => {
     const network = (more: Parameters<typeof skill>[1], grants: ExposureContext['grants'] = {}) =>
       skillServers(skill([certified()], more), context(grants)).servers[0]?.network;
+    const anyPublicHost = { domains: null };
 
-    expect(network({})).toBe(false);
-    expect(network({ permissions: ['network_outbound'] })).toBe(true);
-    expect(network({ codeCapabilities: ['network'] })).toBe(true);
-    expect(network({}, { 'acme/weather': { network: true, secrets: [], scopes: [] } })).toBe(true);
-    expect(network({}, { 'acme/other': { network: true, secrets: [], scopes: [] } })).toBe(false);
+    expect(network({})).toBeNull();
+    expect(network({ permissions: ['network_outbound'] })).toEqual(anyPublicHost);
+    expect(network({ codeCapabilities: ['network'] })).toEqual(anyPublicHost);
+    expect(network({}, { 'acme/weather': { network: true, secrets: [], scopes: [] } })).toEqual(anyPublicHost);
+    expect(network({}, { 'acme/other': { network: true, secrets: [], scopes: [] } })).toBeNull();
+  });
+
+  it('narrows a declared network to the domains the operator lists, and never widens it past them', () => {
+    const grant = { network: { domains: ['api.weather.example'] }, secrets: [], scopes: [] };
+    const servers = (more: Parameters<typeof skill>[1]) =>
+      skillServers(skill([certified()], more), context({ 'acme/weather': grant })).servers;
+
+    expect(servers({ permissions: ['network_outbound'] })[0]?.network).toEqual({ domains: ['api.weather.example'] });
+    expect(servers({})[0]?.network).toEqual({ domains: ['api.weather.example'] });
   });
 
   it('fills ${NAME} only from a secret granted to this skill', () => {
