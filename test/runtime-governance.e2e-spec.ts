@@ -19,6 +19,7 @@ import { FakeRegistries, packedRegistryFixtures } from '@skillhub/package-probe/
 import { uniqueName } from '@skillhub/testing';
 import { REAL_SERVERS } from './fixtures/certification-corpus/builders';
 import { startTestHub, type TestHub } from './support/test-hub';
+import { untilEverySkillLoaded } from './support/runtime-log';
 
 const ROOT = join(__dirname, '..');
 const RUNTIME_MAIN = join(ROOT, 'dist/apps/agent-runtime/src/main.js');
@@ -194,6 +195,7 @@ describe('the runtime governs each skill as its manifest says', () => {
       return running.answer === 'accept' ? { action: 'accept', content: { approve: true } } : { action: 'decline' };
     });
     await mcp.connect(transport, { timeout: 120_000 });
+    await untilEverySkillLoaded(running.log);
     running.tools = (await mcp.listTools()).tools;
     return running;
   };

@@ -230,8 +230,13 @@ describe('runtime installation', () => {
     };
     const offered = async () => {
       const mcp = new Client({ name: 'runtime-test', version: '1.0.0' });
+      // The HTTP gateway serves only bearers of the token the runtime keeps in its state folder.
+      const token = readFileSync(join(dir, 'runtime-state', 'gateway-token'), 'utf8').trim();
+      const headers = { authorization: `Bearer ${token}` };
       try {
-        await mcp.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
+        await mcp.connect(
+          new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), { requestInit: { headers } }),
+        );
         const tools = (await mcp.listTools()).tools.map((t) => t.name);
         const prompts = (await mcp.listPrompts()).prompts.map((p) => p.name);
         const guide = await mcp.getPrompt({ name: `${ns}/${agentSkill}` });
@@ -248,6 +253,12 @@ describe('runtime installation', () => {
       expect(first.prompts).toEqual([`${ns}/${agentSkill}`]);
       expect(first.guide).toContain('Always cite sources.');
       expect(existsSync(join(dir, 'runtime-state', 'skills', failed))).toBe(false);
+      const anonymous = await fetch(`http://127.0.0.1:${port}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      expect(anonymous.status).toBe(401);
     } finally {
       await runtime.close();
     }

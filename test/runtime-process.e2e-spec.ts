@@ -12,6 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { stringify } from 'yaml';
 import { sparePort, waitFor } from './support/private-redis';
+import { untilEverySkillLoaded } from './support/runtime-log';
 
 const ROOT = join(__dirname, '..');
 const RUNTIME_MAIN = join(ROOT, 'dist/apps/agent-runtime/src/main.js');
@@ -67,10 +68,13 @@ describe('agent-runtime process', () => {
       command: process.execPath,
       args: [RUNTIME_MAIN],
       env: { ...process.env, RUNTIME_CONFIG: config, KAZMA_HUB_URL: 'http://127.0.0.1:1' } as Record<string, string>,
-      stderr: 'ignore',
+      stderr: 'pipe',
     });
+    let logged = '';
+    transport.stderr?.on('data', (chunk: Buffer) => (logged += chunk.toString('utf8')));
     await client.connect(transport);
     try {
+      await untilEverySkillLoaded(() => logged);
       const tools = (await client.listTools()).tools.map((t) => t.name);
       expect(tools).toContain('mcp__sse__get-sum');
       const result = (await client.callTool({

@@ -25,6 +25,7 @@ import {
 import { uniqueName } from '@skillhub/testing';
 import { mcpTool, npx, REAL_SERVERS, swarmkitSkill } from './fixtures/certification-corpus/builders';
 import { startTestHub, type TestHub } from './support/test-hub';
+import { untilEverySkillLoaded } from './support/runtime-log';
 
 const ROOT = join(__dirname, '..');
 const RUNTIME_MAIN = join(ROOT, 'dist/apps/agent-runtime/src/main.js');
@@ -167,6 +168,7 @@ describe('the runtime runs what was certified, in the sandbox', () => {
     };
     running.push(runtime);
     await mcp.connect(transport, { timeout: 120_000 });
+    await untilEverySkillLoaded(runtime.log);
     runtime.tools = (await mcp.listTools()).tools;
     return runtime;
   };

@@ -20,6 +20,8 @@ export interface ExtractedBundle {
  */
 export const extractBundle = async (bundle: Bundle, parent: string = tmpdir()): Promise<ExtractedBundle> => {
   const dir = await mkdtemp(join(parent, 'skillhub-bundle-'));
+  // The sandbox's own user reads it (mkdtemp makes it 0700); its files are 0644/0755.
+  await chmod(dir, 0o755);
   const remove = (): Promise<void> => rm(dir, { recursive: true, force: true });
   try {
     for (const file of bundle.files) {

@@ -301,7 +301,12 @@ describe('probeLiveServer', () => {
   it('says so, without starting anything, when there is no sandbox', async () => {
     const probe = await probeLiveServer(npmTarget(MEMORY), {
       packageCache: cache,
-      sandboxTools: { prlimit: '/usr/bin/prlimit', bwrap: '/opt/missing/bwrap', setpriv: '/usr/bin/setpriv', sh: '/bin/sh' },
+      sandboxTools: {
+        prlimit: '/usr/bin/prlimit',
+        bwrap: '/opt/missing/bwrap',
+        setpriv: '/usr/bin/setpriv',
+        sh: '/bin/sh',
+      },
     });
 
     expect(probe).toEqual({

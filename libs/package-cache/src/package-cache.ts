@@ -13,7 +13,7 @@
  * no `npm_config_*` variable reaches it).
  */
 import { spawn } from 'node:child_process';
-import { access, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { access, chmod, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, posix } from 'node:path';
 import {
   PackageCacheConfigError,
@@ -121,6 +121,8 @@ export class PackageCache {
     await mkdir(join(this.root, '_staging'), { recursive: true });
     const staging = await mkdtemp(join(this.root, '_staging', `${key.slice(0, 16)}-`));
     try {
+      // The entry is mounted into sandboxes whose user is none of the host's: readable by all (mkdtemp makes it 0700).
+      await chmod(staging, 0o755);
       const record = await this.installInto(staging, spec);
       await writeFile(join(staging, ENTRY_RECORD), JSON.stringify(record));
       await mkdir(join(this.root, 'entries'), { recursive: true });

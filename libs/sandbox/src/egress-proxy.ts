@@ -75,7 +75,10 @@ export class EgressProxy {
   private constructor(private readonly options: EgressProxyOptions) {
     this.allowAddresses = new Set((options.allowAddresses ?? []).map((entry) => entry.toLowerCase()));
     this.allowDomains = options.allowDomains?.map((domain) => domain.toLowerCase().replace(/\.$/, '')) ?? null;
-    this.server.on('connect', (req: IncomingMessage, socket: Duplex, head: Buffer) => void this.tunnel(req, socket, head));
+    this.server.on(
+      'connect',
+      (req: IncomingMessage, socket: Duplex, head: Buffer) => void this.tunnel(req, socket, head),
+    );
     this.server.on('request', (req: IncomingMessage, res: ServerResponse) => void this.forward(req, res));
     this.server.on('clientError', (_error, socket: Duplex) => socket.destroy());
     this.server.headersTimeout = 30_000;

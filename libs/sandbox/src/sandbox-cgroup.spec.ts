@@ -5,7 +5,7 @@ const mount = (point: string, type: string, options: string, rw = 'rw'): string 
   `30 25 0:26 / ${point} ${rw},nosuid,nodev,noexec,relatime shared:9 - ${type} ${type} ${rw},${options}`;
 
 describe('cgroupLayout', () => {
-  it('finds the v1 pids, memory and cpu hierarchies, under this process\'s own groups', () => {
+  it("finds the v1 pids, memory and cpu hierarchies, under this process's own groups", () => {
     const layout = cgroupLayout({
       mountinfo: [
         mount('/sys/fs/cgroup', 'tmpfs', 'mode=755'),
@@ -33,7 +33,8 @@ describe('cgroupLayout', () => {
     const layout = cgroupLayout({
       mountinfo: mount('/sys/fs/cgroup', 'cgroup2', 'nsdelegate'),
       cgroup: '0::/system.slice/hub.service',
-      controllersOf: (folder) => (folder === '/sys/fs/cgroup/system.slice/hub.service' ? ['cpu', 'memory', 'pids'] : []),
+      controllersOf: (folder) =>
+        folder === '/sys/fs/cgroup/system.slice/hub.service' ? ['cpu', 'memory', 'pids'] : [],
     });
 
     const folder = '/sys/fs/cgroup/system.slice/hub.service/skillhub-sandboxes';

@@ -15,8 +15,7 @@ import { join } from 'node:path';
 import type { SandboxLimits } from './sandbox-policy';
 
 export type CgroupSupport =
-  | { ok: true; layout: 'v1' | 'v2'; controllers: string[]; root: CgroupRoots }
-  | { ok: false; reason: string };
+  { ok: true; layout: 'v1' | 'v2'; controllers: string[]; root: CgroupRoots } | { ok: false; reason: string };
 
 /** Controller → the folder under which this process's sandboxes get their groups. */
 export type CgroupRoots = Record<string, string>;
@@ -63,7 +62,12 @@ export const cgroupLayout = (
     .map(([head, tail]) => {
       const fields = head!.split(' ');
       const [type, , superOptions] = tail!.split(' ');
-      return { point: unescape(fields[4] ?? ''), type, options: (superOptions ?? '').split(','), rw: fields[5]?.split(',')[0] };
+      return {
+        point: unescape(fields[4] ?? ''),
+        type,
+        options: (superOptions ?? '').split(','),
+        rw: fields[5]?.split(',')[0],
+      };
     });
   const membership = new Map<string, string>();
   for (const line of sources.cgroup.split('\n')) {
@@ -109,7 +113,10 @@ const probeCgroups = (sources: CgroupSources): CgroupSupport => {
       for (const folder of new Set(Object.values(layout.roots))) mkdirSync(folder, { recursive: true });
     }
   } catch (error) {
-    return { ok: false, reason: `cannot make control groups here (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
+    return {
+      ok: false,
+      reason: `cannot make control groups here (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    };
   }
   return { ok: true, layout: layout.layout, controllers: Object.keys(layout.roots), root: layout.roots };
 };
@@ -195,4 +202,5 @@ const tryRemove = (folder: string): boolean => {
 };
 
 /** mountinfo escapes spaces and the like as octal (`\040`). */
-const unescape = (text: string): string => text.replace(/\\([0-7]{3})/g, (_, code: string) => String.fromCharCode(parseInt(code, 8)));
+const unescape = (text: string): string =>
+  text.replace(/\\([0-7]{3})/g, (_, code: string) => String.fromCharCode(parseInt(code, 8)));

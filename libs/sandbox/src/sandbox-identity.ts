@@ -5,12 +5,11 @@
  * RLIMIT_NPROC counts its processes alone. Run by anyone else, the sandbox is that user (bwrap maps its
  * nobody to the caller), which is not root either.
  *
- * Such a user reads only what any user may: every folder a sandbox mounts must be world-readable and
- * reachable (`o+x` on each folder above it). `unreachableMounts` names what is not, so the launch fails
- * with the path instead of bwrap's "Can't find source path".
+ * Such a user reads only what any user may: bwrap mounts each folder as root (the folders above it do
+ * not matter), but what is mounted must be world-readable. `unreachableMounts` names what is not, so
+ * the launch fails with the path instead of the program failing inside with EACCES.
  */
 import { statSync } from 'node:fs';
-import { dirname } from 'node:path';
 
 /** Far above the ranges distributions give people (1000+) and user namespaces (subuid 100000+). */
 export const SANDBOX_UID_BASE = 1_800_000_000;
@@ -39,10 +38,7 @@ export const sandboxUser = (): SandboxUser | null => {
   return { uid: id, gid: id, release: () => taken.delete(slot) };
 };
 
-/**
- * Mount sources a user with none of the host's ids cannot reach: a folder above that lacks `o+x`, a
- * folder without `o+rx` or a file without `o+r`. Each with the path that stops it.
- */
+/** Mount sources a user with none of the host's ids cannot read: a folder without `o+rx`, a file without `o+r`. */
 export const unreachableMounts = (sources: readonly string[]): string[] => {
   const problems: string[] = [];
   for (const source of sources) {
@@ -55,11 +51,6 @@ export const unreachableMounts = (sources: readonly string[]): string[] => {
 const blocker = (source: string): string | null => {
   const found = statSync(source, { throwIfNoEntry: false });
   if (!found) return 'does not exist';
-  for (let folder = dirname(source); ; folder = dirname(folder)) {
-    const mode = statSync(folder).mode;
-    if ((mode & 0o001) === 0) return `${folder} is not searchable by other users (mode ${octal(mode)})`;
-    if (folder === '/') break;
-  }
   const needed = found.isDirectory() ? 0o005 : found.isSocket() ? 0 : 0o004;
   if ((found.mode & needed) !== needed) return `not readable by other users (mode ${octal(found.mode)})`;
   return null;

@@ -105,7 +105,7 @@ let groupsMade = 0;
 /**
  * Spawns `argv` in the sandbox with piped stdio. The caller must `kill()` or wait for `exited`.
  *
- * @throws SandboxPolicyError for a bad policy, or a mount the sandbox's own user could not reach
+ * @throws SandboxPolicyError for a bad policy, or a mount the sandbox's own user could not read
  */
 export const spawnSandboxed = (
   policy: SandboxPolicy,
@@ -125,7 +125,7 @@ export const spawnSandboxed = (
       const unreachable = unreachableMounts(sources);
       if (unreachable.length > 0) {
         throw new SandboxPolicyError(
-          unreachable.map((problem) => `the sandbox's own user (uid ${user.uid}) cannot reach ${problem}`),
+          unreachable.map((problem) => `the sandbox's own user (uid ${user.uid}) cannot read ${problem}`),
         );
       }
       // The proxy's socket is for this sandbox's user alone (mode 0600).

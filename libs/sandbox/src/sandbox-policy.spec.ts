@@ -72,7 +72,7 @@ describe('bwrapLaunch', () => {
     ]);
   });
 
-  it('unshares every namespace, runs as nobody without capabilities, and dies with its parent', () => {
+  it('run by anyone else, unshares every namespace and runs as nobody without capabilities, and dies with its parent', () => {
     const args = bwrapPart(argvOf(policy()));
 
     expect(args).toEqual(
@@ -112,33 +112,45 @@ describe('bwrapLaunch', () => {
     expect(bwrapLaunch(policy(), ['/bin/true']).env).not.toHaveProperty('HTTPS_PROXY');
   });
 
-  it('starts as the sandbox\'s own user through setpriv, with RLIMIT_NPROC, after joining its cgroups', () => {
+  it("run by root, mounts as root and runs the program through setpriv as the sandbox's own user, after joining its cgroups", () => {
+    const user = { uid: 1800000001, gid: 1800000001 };
     const argv = argvOf(policy(), ['/bin/true'], {
-      user: { uid: 1800000001, gid: 1800000001 },
+      user,
       cgroupProcs: ['/sys/fs/cgroup/pids/x/cgroup.procs', '/sys/fs/cgroup/memory/x/cgroup.procs'],
     });
+    const args = bwrapPart(argv);
 
     expect(argv.slice(0, 2)).toEqual(['/bin/sh', '-c']);
-    expect(argv.slice(3, 7)).toEqual([
+    expect(argv.slice(3, 8)).toEqual([
       'sh',
       '2',
       '/sys/fs/cgroup/pids/x/cgroup.procs',
       '/sys/fs/cgroup/memory/x/cgroup.procs',
+      '/usr/bin/prlimit',
     ]);
-    expect(argv.slice(7, 13)).toEqual([
+    // No user namespace (it would map the program to root); every other namespace.
+    expect(args).not.toContain('--unshare-user');
+    expect(args).toEqual(
+      expect.arrayContaining(['--unshare-pid', '--unshare-net', '--unshare-ipc', '--unshare-uts', '--die-with-parent']),
+    );
+    // bwrap keeps only what setpriv needs to change user, and setpriv drops it with everything else.
+    expect(args.join(' ')).toContain('--cap-drop ALL --cap-add CAP_SETUID --cap-add CAP_SETGID');
+    expect(argv.slice(-8)).toEqual([
       '/usr/bin/setpriv',
       '--reuid=1800000001',
       '--regid=1800000001',
       '--clear-groups',
+      '--inh-caps=-all',
+      '--bounding-set=-all',
       '--',
-      '/usr/bin/prlimit',
+      '/bin/true',
     ]);
     expect(argv).toContain(`--nproc=${DEFAULT_SANDBOX_LIMITS.processes}:${DEFAULT_SANDBOX_LIMITS.processes}`);
     // Without a user of its own, RLIMIT_NPROC would count the caller's processes too: not set.
     expect(argvOf(policy()).some((arg) => arg.startsWith('--nproc'))).toBe(false);
   });
 
-  it('mounts the system read-only first, then /proc, the tmpfs folders, and the policy mounts last', () => {
+  it('makes the folders above its mounts passable, mounts the system read-only, then /proc, the tmpfs folders, and the policy mounts last', () => {
     const args = bwrapPart(argvOf(policy({ tmpfs: ['/data'], writable: [{ source: '/srv/out', target: '/out' }] })));
     const at = (flag: string, value: string): number =>
       args.findIndex((arg, i) => arg === flag && args[i + 1] === value);
@@ -150,6 +162,10 @@ describe('bwrapLaunch', () => {
     expect(at('--tmpfs', '/data')).toBeLessThan(at('--ro-bind', '/var/cache/skillhub/pkg'));
     expect(pairs(args, '--ro-bind')).toEqual([['/var/cache/skillhub/pkg', '/opt/pkg']]);
     expect(pairs(args, '--bind')).toEqual([['/srv/out', '/out']]);
+    // bwrap run by root would make the folders above them 0700, closed to the sandbox's user: made 0755 first.
+    expect(pairs(args, '--dir').map(([folder]) => folder)).toEqual(['/home', '/opt']);
+    expect(at('--dir', '/opt')).toBeLessThan(at('--ro-bind-try', '/usr'));
+    expect(args[args.indexOf('/opt') - 2]).toBe('0755');
     // The root and /dev are read-only once everything is mounted; the tmpfs folders on them stay writable.
     expect(args.filter((arg, i) => args[i - 1] === '--remount-ro')).toEqual(['/dev', '/']);
     expect(at('--remount-ro', '/')).toBeGreaterThan(at('--bind', '/srv/out'));
@@ -169,11 +185,16 @@ describe('bwrapLaunch', () => {
     expect(bwrapPart(launch.argv).slice(-2)).toEqual(['--chdir', '/opt/pkg']);
   });
 
-  it('uses the tools it is given', () => {
-    const tools = { prlimit: '/p', bwrap: '/b', setpriv: '/s', sh: '/sh' };
-    const argv = bwrapLaunch(policy(), ['/bin/true'], tools, { user: { uid: 2, gid: 2 }, cgroupProcs: ['/c'] }).argv;
+  it('uses the tools it is given, and setpriv only from a folder the sandbox has', () => {
+    const tools = { prlimit: '/p', bwrap: '/b', setpriv: '/usr/local/bin/setpriv', sh: '/sh' };
+    const launch = { user: { uid: 2, gid: 2 }, cgroupProcs: ['/c'] };
+    const argv = bwrapLaunch(policy(), ['/bin/true'], tools, launch).argv;
 
-    expect([argv[0], argv[6], argv[argv.indexOf('/p')], argv[argv.indexOf('/b')]]).toEqual(['/sh', '/s', '/p', '/b']);
+    expect([argv[0], argv[6], argv[argv.indexOf('/b')]]).toEqual(['/sh', '/p', '/b']);
+    expect(argv).toContain('/usr/local/bin/setpriv');
+    expect(() => bwrapLaunch(policy(), ['/bin/true'], { ...tools, setpriv: '/opt/setpriv' }, launch)).toThrow(
+      /setpriv must lie in a system folder/,
+    );
   });
 
   it('refuses a policy it cannot enforce as written, listing every reason', () => {

@@ -2,8 +2,8 @@
  * What a sandboxed program may see and use, and the exact command line that enforces it. Pure: the
  * launcher (sandbox-launcher.ts) runs what `bwrapLaunch` returns; nothing here touches the machine.
  *
- * The command is `[sh -c <join cgroups>] [setpriv <own user>] prlimit <limits> -- bwrap <namespaces,
- * mounts> -- [bridge] <argv>`. Each choice:
+ * The command is `[sh -c <join cgroups>] prlimit <limits> -- bwrap <namespaces, mounts> -- [setpriv
+ * <own user>] [bridge] <argv>`. Each choice:
  * - The environment: the child's is exactly `policy.env` (plus HOME, the proxy variables with network,
  *   and PATH unless set), never the caller's. `bwrapLaunch` returns it beside the command line, to spawn
  *   with as the whole environment, so no value (a token the skill is given) ever appears in the host's
@@ -13,24 +13,26 @@
  *   process (whose environ or command line, with the host paths of its mounts, could be read) is there.
  *   The cost: orphans the program leaves are not reaped until the sandbox ends, which a probe or one
  *   server's lifetime bounds.
- * - Namespaces: `--unshare-user --unshare-all` (user, pid, ipc, uts, net, cgroup; the user namespace is
- *   required, not "try": without it `--uid` and `--disable-userns` cannot work), `--disable-userns` so the
- *   program cannot make a nested user namespace to win capabilities back. The host's network namespace is
+ * - Namespaces: pid, ipc, uts, net and cgroup always. The host's network namespace is
  *   never shared: a policy with `network` gets the egress proxy's Unix socket bound in and the program
  *   run behind network-bridge.ts (its pid 1), with `HTTP(S)_PROXY` pointing at it, so its only way out is
- *   the proxy (egress-proxy.ts), which refuses every address that is not public. The program runs as
- *   uid/gid 65534 (nobody) inside, with every capability dropped (`--cap-drop ALL`) and no-new-privileges
- *   (bwrap always sets it).
- * - Who it is on the host: bwrap maps the sandbox's nobody to the user that starts it. A launch with a
- *   `user` starts it through `setpriv` as that unprivileged uid (one per sandbox, see sandbox-identity.ts),
- *   so the sandbox is never the host's root, owns nothing of the host, and RLIMIT_NPROC counts its
- *   processes alone.
+ *   the proxy (egress-proxy.ts), which refuses every address that is not public. The program has no
+ *   capability and no-new-privileges (bwrap always sets it).
+ * - Who it is on the host, never root:
+ *   - A launch with a `user` (the caller is root): bwrap runs as root without a user namespace, so any
+ *     host folder can be mounted whatever the folders above it allow, keeping only CAP_SETUID/SETGID for
+ *     `setpriv`, which the program runs through: it becomes that unprivileged uid/gid (one per sandbox,
+ *     see sandbox-identity.ts) with every capability and the bounding set dropped. So the sandbox owns
+ *     nothing of the host, cannot signal bwrap (root), and RLIMIT_NPROC counts its processes alone. Its
+ *     tmpfs folders are mode 1777, as only that one user lives there.
+ *   - Otherwise: `--unshare-user` maps the sandbox's nobody (65534) to the caller, and `--disable-userns`
+ *     keeps the program from making a nested user namespace to win capabilities back.
  * - `--die-with-parent`: killing the launcher's child (bwrap) kills the program, and with it (pid 1) the
  *   whole pid namespace; so does the caller dying. `--new-session`: no controlling terminal to inject
  *   keystrokes into (TIOCSTI).
- * - Mounts, in this order (later ones cover earlier ones): the system folders read-only (`--ro-bind-try`,
- *   so a missing `/lib32` or a merged-/usr symlink is fine), with network only also the TLS roots of
- *   `/etc` (no resolver: the proxy resolves names); a fresh `/proc` of the sandbox's own pid namespace
+ * - Mounts, in this order (later ones cover earlier ones): the folders above every mount, mode 0755; the
+ *   system folders read-only (`--ro-bind-try`, so a missing `/lib32` or a merged-/usr symlink is fine),
+ *   with network only also the TLS roots of `/etc` (no resolver: the proxy resolves names); a fresh `/proc` of the sandbox's own pid namespace
  *   (the caller's processes, and so `/proc/$PPID/environ`, do not exist there) and a minimal `/dev`,
  *   read-only but for a size-capped `/dev/shm`; size-capped tmpfs `/tmp` and home (`HOME` always points
  *   there) and `policy.tmpfs`; then `policy.readOnly` and `policy.writable`. Nothing else of the host
@@ -172,11 +174,18 @@ export const bwrapLaunch = (
   launch: SandboxLaunchOptions = {},
 ): SandboxLaunch => {
   assertValid(policy, argv);
+  if (launch.user && !isSystemPath(tools.setpriv)) {
+    // It runs inside the sandbox, where only the system folders are.
+    throw new SandboxPolicyError([
+      `setpriv must lie in a system folder (${SYSTEM_FOLDERS.join(', ')}), not ${tools.setpriv}`,
+    ]);
+  }
   return { argv: commandLine(policy, argv, tools, launch), env: childEnv(policy) };
 };
 
 /** Joins each `cgroup.procs` named after the count, then runs the rest: `sh -c JOIN sh <n> <files…> <argv…>`. */
-const JOIN_CGROUPS = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n-1)); done; exec "$@"';
+const JOIN_CGROUPS =
+  'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n-1)); done; exec "$@"';
 
 const commandLine = (
   policy: SandboxPolicy,
@@ -196,24 +205,41 @@ const commandLine = (
     '--core=0:0',
   ];
   const network = policy.network;
+  // Run by root, bwrap makes the namespaces and mounts as root (any host path can be a mount source),
+  // then setpriv inside makes the program the sandbox's own unprivileged user, with no capability
+  // left. Run by anyone else, a user namespace maps its nobody to the caller.
+  const identity = user
+    ? ['--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try']
+    : [
+        '--unshare-user',
+        '--unshare-all',
+        '--disable-userns',
+        '--uid',
+        String(SANDBOX_UID),
+        '--gid',
+        String(SANDBOX_UID),
+      ];
+  const capabilities = user
+    ? ['--cap-drop', 'ALL', '--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID']
+    : ['--cap-drop', 'ALL'];
+  // Only the sandbox's one user lives in its tmpfs folders; owned by root with `user`, so open to it.
+  const privateTmpfs = user ? '1777' : '0700';
   const bwrap = [
-    '--unshare-user',
-    '--unshare-all',
-    '--disable-userns',
+    ...identity,
     '--as-pid-1',
-    ...['--uid', String(SANDBOX_UID), '--gid', String(SANDBOX_UID)],
     ...['--hostname', SANDBOX_HOSTNAME],
     '--die-with-parent',
     '--new-session',
-    ...['--cap-drop', 'ALL'],
+    ...capabilities,
+    ...parentFolders(policy).flatMap((folder) => ['--perms', '0755', '--dir', folder]),
     ...SYSTEM_FOLDERS.flatMap((folder) => ['--ro-bind-try', folder, folder]),
     ...(network ? NETWORK_FILES.flatMap((file) => ['--ro-bind-try', file, file]) : []),
     ...['--proc', '/proc', '--dev', '/dev'],
     ...tmpfs('/dev/shm', '1777', limits),
     ...['--remount-ro', '/dev'],
     ...tmpfs('/tmp', '1777', limits),
-    ...tmpfs(SANDBOX_HOME, '0700', limits),
-    ...policy.tmpfs.flatMap((target) => tmpfs(target, '0700', limits)),
+    ...tmpfs(SANDBOX_HOME, privateTmpfs, limits),
+    ...policy.tmpfs.flatMap((target) => tmpfs(target, privateTmpfs, limits)),
     ...policy.readOnly.flatMap((mount) => ['--ro-bind', mount.source, mount.target]),
     ...(policy.writable ?? []).flatMap((mount) => ['--bind', mount.source, mount.target]),
     ...(network
@@ -225,12 +251,23 @@ const commandLine = (
     ...['--remount-ro', '/'],
     ...['--chdir', policy.cwd],
   ];
-  const program = network ? bridgedArgv(network.node.path, argv) : [...argv];
+  const bridged = network ? bridgedArgv(network.node.path, argv) : [...argv];
+  const program = user
+    ? [
+        tools.setpriv,
+        `--reuid=${user.uid}`,
+        `--regid=${user.gid}`,
+        '--clear-groups',
+        '--inh-caps=-all',
+        '--bounding-set=-all',
+        '--',
+        ...bridged,
+      ]
+    : bridged;
   const sandboxed = [tools.prlimit, ...prlimit, '--', tools.bwrap, ...bwrap, '--', ...program];
-  const asUser = user
-    ? [tools.setpriv, `--reuid=${user.uid}`, `--regid=${user.gid}`, '--clear-groups', '--', ...sandboxed]
+  return cgroups.length > 0
+    ? [tools.sh, '-c', JOIN_CGROUPS, 'sh', String(cgroups.length), ...cgroups, ...sandboxed]
     : sandboxed;
-  return cgroups.length > 0 ? [tools.sh, '-c', JOIN_CGROUPS, 'sh', String(cgroups.length), ...cgroups, ...asUser] : asUser;
 };
 
 /**
@@ -253,6 +290,29 @@ const childEnv = (policy: SandboxPolicy): Record<string, string> => {
     HOME: SANDBOX_HOME,
   };
   return Object.fromEntries(Object.entries(merged).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+};
+
+/**
+ * The folders above every mount target that bwrap would otherwise make itself (mode 0700, root's, when
+ * it runs as root, so the sandbox's user could not pass through them), parents first.
+ */
+const parentFolders = (policy: SandboxPolicy): string[] => {
+  const targets = [
+    SANDBOX_HOME,
+    ...policy.tmpfs,
+    ...[...policy.readOnly, ...(policy.writable ?? [])].map((mount) => mount.target),
+    ...(policy.network
+      ? [...NETWORK_FILES, ...policy.network.node.mounts.map((mount) => mount.target), SANDBOX_PROXY_SOCKET]
+      : []),
+  ];
+  const folders = new Set<string>();
+  for (const target of targets) {
+    for (let folder = posix.dirname(target); folder !== '/'; folder = posix.dirname(folder)) {
+      if (!isSystemPath(folder) && !['/proc', '/dev'].some((kept) => folder === kept || folder.startsWith(`${kept}/`)))
+        folders.add(folder);
+    }
+  }
+  return [...folders].sort((a, b) => a.split('/').length - b.split('/').length || (a < b ? -1 : 1));
 };
 
 const tmpfs = (target: string, perms: string, limits: SandboxLimits): string[] => [
