@@ -1,5 +1,7 @@
 /** The cache against a local npm registry serving real tarballs (packed from node_modules or given as data). */
-import { access, appendFile, chmod, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { access, appendFile, chmod, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -57,6 +59,34 @@ const specOf = (pkg: SyntheticPackage): PackageSpec => ({
   version: pkg.version,
   integrity: packSynthetic(pkg).integrity,
 });
+
+/** A private CA and a certificate it signed for 127.0.0.1 (openssl), as a company's TLS-inspecting proxy has. */
+const privateCa = (dir: string): { caFile: string; leafKey: string; chain: string } => {
+  const run = (...args: string[]): void => void execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+  run('req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=Spec Proxy CA');
+  run('req', ...ec, '-keyout', 'leaf.key', '-out', 'leaf.csr', '-subj', '/CN=127.0.0.1');
+  writeFileSync(join(dir, 'leaf.ext'), 'subjectAltName=IP:127.0.0.1\n');
+  run(
+    'x509',
+    '-req',
+    '-in',
+    'leaf.csr',
+    '-CA',
+    'ca.pem',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-out',
+    'leaf.pem',
+    '-days',
+    '2',
+    '-extfile',
+    'leaf.ext',
+  );
+  const read = (name: string): string => readFileSync(join(dir, name), 'utf8');
+  return { caFile: join(dir, 'ca.pem'), leafKey: read('leaf.key'), chain: read('leaf.pem') + read('ca.pem') };
+};
 
 const codeOf = async (promise: Promise<unknown>): Promise<string> =>
   promise.then(
@@ -141,6 +171,59 @@ describe('PackageCache', () => {
       delete process.env.npm_config_ignore_scripts;
       delete process.env.npm_config_registry;
     }
+  });
+
+  describe('behind a TLS-inspecting proxy with a private CA, as in many companies', () => {
+    let tls: string;
+    let httpsRegistry: FakeRegistryServer;
+
+    beforeAll(async () => {
+      tls = await mkdtemp(join(tmpdir(), 'package-cache-tls-'));
+      const ca = privateCa(tls);
+      // The chain a proxy presents: its certificate for the host, and its own CA.
+      httpsRegistry = await FakeRegistryServer.start('npm', fixtures, { key: ca.leafKey, cert: ca.chain });
+      await mkdir(join(tls, 'plain-home'));
+      await mkdir(join(tls, 'operator-home'));
+      // The operator's own npm settings: their CA, and a setting that must not turn install scripts on.
+      await writeFile(join(tls, 'operator-home', '.npmrc'), `cafile=${ca.caFile}\nignore-scripts=false\n`);
+    });
+    afterAll(async () => {
+      await httpsRegistry.close();
+      await rm(tls, { recursive: true, force: true });
+    });
+
+    it("installs with the operator's npm settings, their CA among them, never their script settings", async () => {
+      const operatorCache = new PackageCache({
+        root: join(tls, 'operator-cache'),
+        registry: httpsRegistry.baseUrl,
+        operatorEnv: { HOME: join(tls, 'operator-home'), SKILLHUB_UNRELATED_SECRET: 'never passed' },
+      });
+
+      const installed = await operatorCache.install(specOf(SCRIPTED));
+
+      expect(installed.fromCache).toBe(false);
+      expect(await readdir(installed.packageDir)).not.toContain('ran');
+      expect(httpsRegistry.paths).toContain('/scripted-tool');
+    });
+
+    it('says what to set when npm does not trust the registry certificate', async () => {
+      const untrusting = new PackageCache({
+        root: join(tls, 'plain-cache'),
+        registry: httpsRegistry.baseUrl,
+        // npm retries a failed fetch for a minute by default; the operator's own setting says once.
+        operatorEnv: { HOME: join(tls, 'plain-home'), npm_config_fetch_retries: '0' },
+      });
+
+      const failure = await codeOf(untrusting.install(specOf(NO_BIN)));
+
+      expect(failure).toMatch(
+        new RegExp(`^${PACKAGE_CACHE_INSTALL_FAILED}: npm could not install library-only@1.0.0: `),
+      );
+      expect(failure).toMatch(/SELF_SIGNED_CERT_IN_CHAIN|self-signed certificate in certificate chain/);
+      expect(failure).toContain("npm does not trust the registry's TLS certificate");
+      expect(failure).toContain('cafile');
+      expect(failure).toContain('NODE_EXTRA_CA_CERTS');
+    });
   });
 
   it('refuses a package whose registry tarball is not the pinned one, and keeps nothing of it', async () => {

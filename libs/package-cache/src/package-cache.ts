@@ -8,9 +8,13 @@
  *
  * Layout under `root`: `entries/<key>/` (one per exact reference: `package.json`, the lock npm wrote,
  * `node_modules/…` and the record `.skillhub-entry.json`), `_staging/` (installs in progress, renamed
- * into place when complete, so an entry is never half there), `_npm-cache/` (npm's own tarball cache),
- * `_home/` and `_npmrc-*` (npm never reads the host's configuration: an empty user and global config, and
- * no `npm_config_*` variable reaches it).
+ * into place when complete, so an entry is never half there) and `_npm-cache/` (npm's own tarball cache).
+ *
+ * npm runs with the operator's own settings, as any npm on the host would: their user and global
+ * npmrc, `npm_config_*`, the proxy variables and extra CA certificates (a company's registry is often
+ * reached through a TLS-inspecting proxy with a private CA, or needs a token). What decides safety is
+ * forced on the command line, which no configuration overrides: the registry, the cache folder, install
+ * scripts off, no global install, no audit.
  */
 import { spawn } from 'node:child_process';
 import { access, chmod, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
@@ -34,8 +38,11 @@ export interface PackageCacheOptions {
   npm?: string;
   /** How long one npm install may take. Default 120 s. */
   installTimeoutMs?: number;
-  /** Variables npm needs on this host (an HTTPS proxy, extra CA certificates); never `npm_config_*`. */
-  npmEnv?: Record<string, string>;
+  /**
+   * The environment npm's settings are read from: HOME (for ~/.npmrc), `npm_config_*`, the proxy
+   * variables and CA certificate files pass; nothing else does. Default: this process's.
+   */
+  operatorEnv?: NodeJS.ProcessEnv;
 }
 
 export interface InstalledPackage {
@@ -75,7 +82,7 @@ export class PackageCache {
   private readonly root: string;
   private readonly registry: string;
 
-  /** @throws PackageCacheConfigError for a relative root, a registry that is not http(s), or npm config in `npmEnv`. */
+  /** @throws PackageCacheConfigError for a relative root, or a registry that is not http(s). */
   constructor(private readonly options: PackageCacheOptions) {
     if (!isAbsolute(options.root)) throw new PackageCacheConfigError(`the cache root ${options.root} is not absolute`);
     let registry: URL;
@@ -86,10 +93,6 @@ export class PackageCache {
     }
     if (registry.protocol !== 'https:' && registry.protocol !== 'http:') {
       throw new PackageCacheConfigError(`the registry ${options.registry} is not an http(s) URL`);
-    }
-    const npmConfig = Object.keys(options.npmEnv ?? {}).filter((name) => /^npm_config_/i.test(name));
-    if (npmConfig.length > 0) {
-      throw new PackageCacheConfigError(`npmEnv may not configure npm (${npmConfig.join(', ')}); use the options`);
     }
     this.root = options.root;
     this.registry = registry.href;
@@ -183,11 +186,10 @@ export class PackageCache {
   }
 
   private async runNpm(cwd: string, what: string): Promise<void> {
-    const userConfig = join(this.root, '_npmrc-user');
-    const globalConfig = join(this.root, '_npmrc-global');
     const args = [
       'install',
       '--ignore-scripts',
+      '--no-global',
       '--no-audit',
       '--no-fund',
       '--no-bin-links',
@@ -196,20 +198,13 @@ export class PackageCache {
       '--loglevel=error',
       `--registry=${this.registry}`,
       `--cache=${join(this.root, '_npm-cache')}`,
-      `--userconfig=${userConfig}`,
-      `--globalconfig=${globalConfig}`,
     ];
     const env = {
+      ...operatorNpmEnv(this.options.operatorEnv ?? process.env),
       // npm's shebang runs `node`: this process's own comes first.
       PATH: `${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`,
-      HOME: join(this.root, '_home'),
-      ...this.options.npmEnv,
     };
     const timeoutMs = this.options.installTimeoutMs ?? DEFAULT_INSTALL_TIMEOUT_MS;
-    // npm refuses one file as both; each stays empty (appending nothing creates it when missing).
-    await writeFile(userConfig, '', { flag: 'a' });
-    await writeFile(globalConfig, '', { flag: 'a' });
-    await mkdir(env.HOME, { recursive: true });
     await new Promise<void>((resolve, reject) => {
       const child = spawn(this.options.npm ?? 'npm', args, {
         cwd,
@@ -235,7 +230,9 @@ export class PackageCache {
         if (code === 0) resolve();
         else
           reject(
-            new PackageInstallFailedError(`npm could not install ${what}: ${npmErrors(stderr) || `exit code ${code}`}`),
+            new PackageInstallFailedError(
+              `npm could not install ${what}: ${npmErrors(stderr) || `exit code ${code}`}${tlsHint(stderr)}`,
+            ),
           );
       });
     });
@@ -348,6 +345,27 @@ const exists = (path: string): Promise<boolean> =>
  * npm's own error lines (`npm error …`, or `npm ERR! …` before npm 10) without the log file pointer;
  * the last lines of its output when it printed none.
  */
+/** What of the operator's environment npm reads its settings from; nothing else reaches it. */
+const operatorNpmEnv = (env: NodeJS.ProcessEnv): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(env).filter(
+      (entry): entry is [string, string] =>
+        entry[1] !== undefined &&
+        (/^npm_config_/i.test(entry[0]) ||
+          /^(https?_proxy|no_proxy|all_proxy)$/i.test(entry[0]) ||
+          ['HOME', 'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR'].includes(entry[0])),
+    ),
+  );
+
+const UNTRUSTED_CERTIFICATE =
+  /SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|UNABLE_TO_VERIFY_LEAF_SIGNATURE|CERT_UNTRUSTED|self[- ]signed certificate/i;
+
+/** How to fix npm not trusting the registry's certificate (a TLS-inspecting proxy's private CA, usually). */
+const tlsHint = (stderr: string): string =>
+  UNTRUSTED_CERTIFICATE.test(stderr)
+    ? ". npm does not trust the registry's TLS certificate: give it the CA that signs it, as npm's cafile (in the npmrc of the user this runs as, or npm_config_cafile) or NODE_EXTRA_CA_CERTS"
+    : '';
+
 const npmErrors = (stderr: string): string => {
   const lines = stderr
     .split('\n')

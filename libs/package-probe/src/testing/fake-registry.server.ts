@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer, Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { REGISTRY_FIXTURES, type NpmPackument, type PypiProject, type RegistryFixtures } from './registry-fixtures';
 
@@ -121,11 +122,13 @@ export class FakeRegistryServer {
     private readonly answer: (path: string) => Answer,
   ) {}
 
+  /** With `tls`, it answers over HTTPS with that key and certificate (as a registry behind a company's proxy). */
   static async start(
     kind: FakeRegistryKind,
     fixtures: RegistryFixtures = REGISTRY_FIXTURES,
+    tls?: { key: string; cert: string },
   ): Promise<FakeRegistryServer> {
-    const server = createServer();
+    const server = tls ? createHttpsServer(tls) : createServer();
     const packuments = new Map(fixtures.npm.map((packument) => [packument.name, packument]));
     const projects = new Map(fixtures.pypi.map((project) => [project.name, project]));
     const answer = (path: string): Answer =>
@@ -139,7 +142,8 @@ export class FakeRegistryServer {
   }
 
   get baseUrl(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    const scheme = this.server instanceof HttpsServer ? 'https' : 'http';
+    return `${scheme}://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
 
   /** The paths requested, in order. */
