@@ -1,7 +1,8 @@
 /**
  * The agent-runtime as its own process (dist/), with sandboxed operator servers that act as an attacker
  * would from inside: one granted network tries the host's loopback, databases, metadata address and the
- * runtime's own gateway; one forks until it cannot; one is slow to start. Its gateway serves stdio at
+ * runtime's own gateway; one forks until it cannot; one is slow to start; server-everything answers
+ * beside them. Its gateway serves stdio at
  * once and HTTP only to bearers of its token.
  */
 import { execSync } from 'node:child_process';
@@ -21,6 +22,7 @@ import { EVERY_SKILL_LOADED, untilEverySkillLoaded } from './support/runtime-log
 const ROOT = join(__dirname, '..');
 const RUNTIME_MAIN = join(ROOT, 'dist/apps/agent-runtime/src/main.js');
 const MARKER = `isolation-${process.pid}`;
+const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
 
 /**
  * `node -e` that first awaits `probe` (an expression), then serves MCP with one tool, `found`, whose
@@ -29,7 +31,7 @@ const MARKER = `isolation-${process.pid}`;
 const reportingServer = (name: string, probe: string, delayMs = 0): string[] => {
   const server = syntheticMcpServerScript({
     name,
-    tools: [{ name: 'ping', description: 'Answers.', inputSchema: { type: 'object' } }],
+    tools: [],
     toolsAtStart: `[{ name: 'found', description: JSON.stringify(globalThis.found), inputSchema: { type: 'object' } }]`,
   }).replace(/^#!.*\n/, '');
   return [
@@ -135,6 +137,12 @@ describe('the runtime keeps each sandboxed server to itself', () => {
             sandbox: { network: true },
           },
           { name: 'bomb', transport: 'stdio', command: reportingServer('bomb', FORK_BOMB), sandbox: true },
+          {
+            name: 'everything',
+            transport: 'stdio',
+            command: ['node', EVERYTHING, 'stdio'],
+            sandbox: { read_only: [join(ROOT, 'node_modules')] },
+          },
           // Held back 5 s before it answers: the gateway must not wait for it.
           { name: 'slow', transport: 'stdio', command: reportingServer('slow', '"ready"', 5_000), sandbox: true },
         ],
@@ -167,7 +175,7 @@ describe('the runtime keeps each sandboxed server to itself', () => {
   it('answers initialize over stdio before its servers are up, and offers each as it comes', () => {
     expect(loadedAtConnect).toBe(false);
     expect(tools.map((tool) => tool.name)).toEqual(
-      expect.arrayContaining(['mcp__slow__ping', 'mcp__net__found', 'mcp__bomb__found']),
+      expect.arrayContaining(['mcp__slow__found', 'mcp__net__found', 'mcp__bomb__found', 'mcp__everything__get-sum']),
     );
     expect(found('slow')).toBe('ready');
   });
@@ -202,8 +210,11 @@ describe('the runtime keeps each sandboxed server to itself', () => {
     expect(bomb.refused).toBe('EAGAIN');
     expect(bomb.started).toBeLessThan(32);
     expect(hostProcessesWith(MARKER)).toBeLessThanOrEqual(32);
-    const answer = (await client.callTool({ name: 'mcp__slow__ping', arguments: {} })) as CallToolResult;
-    expect(answer.isError).not.toBe(true);
+    const answer = (await client.callTool({
+      name: 'mcp__everything__get-sum',
+      arguments: { a: 20, b: 22 },
+    })) as CallToolResult;
+    expect(answer.content).toEqual([expect.objectContaining({ text: expect.stringContaining('42') })]);
   });
 
   it('serves HTTP only to bearers of the token it keeps in its state folder', async () => {
@@ -219,7 +230,7 @@ describe('the runtime keeps each sandboxed server to itself', () => {
     expect((await list({ authorization: 'Bearer not-the-token-at-all' })).status).toBe(401);
     const served = await list({ authorization: `Bearer ${token}` });
     expect(served.status).toBe(200);
-    expect(await served.text()).toContain('mcp__slow__ping');
+    expect(await served.text()).toContain('mcp__slow__found');
     expect(logged).toContain(`send Authorization: Bearer <the token in ${join(dir, 'state', 'gateway-token')}>`);
     expect(logged).not.toContain(token);
   });
