@@ -25,18 +25,23 @@ import {
 import { uniqueName } from '@skillhub/testing';
 import { mcpTool, npx, REAL_SERVERS, swarmkitSkill } from './fixtures/certification-corpus/builders';
 import { startTestHub, type TestHub } from './support/test-hub';
+import { waitFor } from './support/private-redis';
 import { untilEverySkillLoaded } from './support/runtime-log';
 
 const ROOT = join(__dirname, '..');
 const RUNTIME_MAIN = join(ROOT, 'dist/apps/agent-runtime/src/main.js');
 
-/** Reports, as tool descriptions, what it can read of its parent, its environment and every process it sees. */
+/**
+ * Reports, as tool descriptions, what it can read of its parent, its environment and every process's
+ * environment. (Command lines are left out: bwrap's, with the sandbox's uid, would change the
+ * description between certification and run; libs/sandbox's specs check them for secrets.)
+ */
 const PEEK_AT_START = `(() => {
   const fs = require('fs');
   const plain = (text) => text.replace(/[\\u0000-\\u001f\\u007f]+/g, ' ').trim();
   const read = (path) => { try { return plain(fs.readFileSync(path, 'latin1')); } catch (error) { return error.code; } };
   const pids = fs.readdirSync('/proc').filter((name) => /^\\d+$/.test(name));
-  const seen = pids.flatMap((pid) => ['environ', 'cmdline'].map((file) => read('/proc/' + pid + '/' + file)));
+  const seen = pids.map((pid) => read('/proc/' + pid + '/environ'));
   const tool = (name, description) => ({ name, description, inputSchema: { type: 'object' } });
   return [
     tool('parent_environ', 'The environ of process ' + process.ppid + ': ' + read('/proc/' + process.ppid + '/environ')),
@@ -53,6 +58,9 @@ const SHIFTY = syntheticMcpServer({
 });
 const version = (spec: string): string => spec.slice(spec.lastIndexOf('@') + 1);
 const MEMORY_BIN = 'server-memory/dist/index.js';
+/** Run by root, bwrap's reaper (another user's) is the server's parent; otherwise its parent is outside its namespace. */
+const BY_ROOT = process.getuid?.() === 0;
+const PARENT_ENVIRON = BY_ROOT ? 'The environ of process 1: EACCES' : 'The environ of process 0: ENOENT';
 
 const text = (result: CallToolResult): string =>
   result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
@@ -301,16 +309,20 @@ describe('the runtime runs what was certified, in the sandbox', () => {
       expect(runtime.tools.map((tool) => tool.name).filter((name) => name.startsWith('mcp__inline__'))).toEqual([]);
     });
 
-    it('shows a skill server nothing of the runtime: /proc/$PPID/environ does not exist, and no runtime secret is anywhere it can read', () => {
+    it('shows a skill server nothing of the runtime: not its parent’s environment, and no runtime secret anywhere it can read', () => {
       const peek = Object.fromEntries(
         runtime.tools
           .filter((tool) => tool.name.startsWith('mcp__peek__'))
           .map((tool) => [tool.name, tool.description]),
       );
 
-      expect(peek['mcp__peek__parent_environ']).toBe('The environ of process 0: ENOENT');
+      expect(peek['mcp__peek__parent_environ']).toBe(PARENT_ENVIRON);
       expect(peek['mcp__peek__env_names']).toBe('Environment: HOME NODE_OPTIONS PATH PWD');
-      expect(peek['mcp__peek__everything_seen']).toMatch(/^Processes 1\. Read: HOME=\/home\/sandbox NODE_OPTIONS=/);
+      expect(peek['mcp__peek__everything_seen']).toMatch(
+        BY_ROOT
+          ? /^Processes 1 2\. Read: EACCES \| HOME=\/home\/sandbox NODE_OPTIONS=/
+          : /^Processes 1\. Read: HOME=\/home\/sandbox NODE_OPTIONS=/,
+      );
       const everything = JSON.stringify(runtime.tools);
       for (const [name, value] of Object.entries({ ...planted, weatherToken })) {
         expect([name, everything.includes(value)]).toEqual([name, false]);
@@ -324,7 +336,7 @@ describe('the runtime runs what was certified, in the sandbox', () => {
           .map((tool) => [tool.name.replace('mcp__operator-peek__', ''), tool.description ?? '']),
       );
 
-      expect(peek.parent_environ).toBe('The environ of process 0: ENOENT');
+      expect(peek.parent_environ).toBe(PARENT_ENVIRON);
       expect(peek.env_names).toBe('Environment: GIVEN HOME PATH PWD');
       for (const value of Object.values(planted)) expect(peek.everything_seen).not.toContain(value);
     });
@@ -384,6 +396,42 @@ describe('the runtime runs what was certified, in the sandbox', () => {
       expect(allowed).toContain('/srv/bundle/data');
       expect(readme).toBe('Shipped with the skill.\n');
     });
+
+    it('never starts a server again on its skill’s files once they changed, and names the file', async () => {
+      const skillDir = join(dir, 'runtime-state', 'skills', names.docs);
+      appendFileSync(join(skillDir, 'data', 'readme.txt'), 'Changed after it was installed.\n');
+      // The server dies, as a crash would; the next call would start it again.
+      const sandboxes = readdirSync('/proc').filter((pid) => {
+        try {
+          const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+          return args.at(-1) === '.' && args.some((arg) => arg.includes('server-filesystem'));
+        } catch {
+          return false;
+        }
+      });
+      expect(sandboxes.length).toBeGreaterThan(0);
+      for (const pid of sandboxes) process.kill(Number(pid), 'SIGKILL');
+
+      // Each call after the crash either finds it down or starts it again, which the changed file stops.
+      const answers: string[] = [];
+      const refused = await waitFor(
+        async () => {
+          const answer = await call(runtime, 'mcp__docs__read_text_file', {
+            path: '/srv/bundle/data/readme.txt',
+          }).catch((error: Error) => ({ content: [{ type: 'text', text: error.message }], isError: true }));
+          answers.push(text(answer as CallToolResult));
+          return answers.at(-1)!.includes('files differ from the certificate') && answer;
+        },
+        60_000,
+        'the restart to be refused',
+      );
+
+      expect(refused.isError).toBe(true);
+      expect(answers.join('\n')).not.toContain('Changed after it was installed.');
+      expect(answers.at(-1)).toContain(
+        "server docs is not running: its skill's installed files are refused: files differ from the certificate: data/readme.txt",
+      );
+    }, 120_000);
 
     afterAll(() => runtime.close());
   });

@@ -5,7 +5,7 @@
  * child's environment, and kills the whole sandbox on timeout or close (bwrap runs with
  * `--die-with-parent`, so killing it takes every process inside with it), then removes its group.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { chownSync, constants as fsConstants, realpathSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { constants as osConstants } from 'node:os';
@@ -13,6 +13,7 @@ import type { Readable, Writable } from 'node:stream';
 import { cgroupSupport, createSandboxCgroup, type SandboxCgroup } from './sandbox-cgroup';
 import { sandboxUser, unreachableMounts, type SandboxUser } from './sandbox-identity';
 import {
+  BWRAP_ARGS_FD,
   DEFAULT_SANDBOX_LIMITS,
   SANDBOX_TOOLS,
   bwrapLaunch,
@@ -139,12 +140,16 @@ export const spawnSandboxed = (
   }
   const launch = bwrapLaunch(policy, argv, tools, { user, cgroupProcs: group?.procs ?? [] });
   const [command, ...args] = launch.argv;
-  const child: ChildProcessWithoutNullStreams = spawn(command as string, args, {
+  const child = spawn(command as string, args, {
     // The child's whole environment: Node adds nothing to it, and bwrap passes it on unchanged.
     env: launch.env,
     cwd: '/',
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+    // Its fd 3 carries bwrap's arguments (BWRAP_ARGS_FD).
+    stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+  }) as ChildProcessByStdio<Writable, Readable, Readable>;
+  const argsPipe = child.stdio[BWRAP_ARGS_FD] as Writable;
+  argsPipe.on('error', () => undefined);
+  argsPipe.end(launch.bwrapArgs.map((arg) => `${arg}\0`).join(''));
   // A program that exits without reading its input would otherwise raise EPIPE on the caller.
   child.stdin.on('error', () => undefined);
   const spawned = new Promise<void>((resolve, reject) => {

@@ -28,8 +28,14 @@ const bwrapPart = (argv: string[]): string[] =>
 const pairs = (args: string[], flag: string): [string, string][] =>
   args.flatMap((arg, i) => (arg === flag ? [[args[i + 1] as string, args[i + 2] as string]] : []));
 
-const argvOf = (p: SandboxPolicy, program: string[] = ['/bin/true'], launch = {}): string[] =>
-  bwrapLaunch(p, program, SANDBOX_TOOLS, launch).argv;
+/** The whole command as it runs: the command line with bwrap's arguments (read from fd 3) in place of `--args 3`. */
+const argvOf = (p: SandboxPolicy, program: string[] = ['/bin/true'], launch = {}, tools = SANDBOX_TOOLS): string[] =>
+  whole(bwrapLaunch(p, program, tools, launch));
+const whole = ({ argv, bwrapArgs }: { argv: string[]; bwrapArgs: string[] }): string[] => [
+  ...argv.slice(0, argv.indexOf('--args')),
+  ...bwrapArgs,
+  ...argv.slice(argv.indexOf('--args') + 2),
+];
 
 const NETWORK = {
   proxySocket: '/tmp/skillhub-egress-x/abc.sock',
@@ -37,9 +43,15 @@ const NETWORK = {
 };
 
 describe('bwrapLaunch', () => {
-  it('starts bwrap under prlimit, and runs the program after the last --', () => {
-    const argv = argvOf(policy(), ['/usr/bin/node', '/opt/pkg/index.js', '--flag']);
+  it('starts bwrap under prlimit, its own arguments on fd 3, and runs the program after the last --', () => {
+    const launch = bwrapLaunch(policy(), ['/usr/bin/node', '/opt/pkg/index.js', '--flag']);
+    const argv = whole(launch);
 
+    // The mounts are not in the process list: bwrap reads its options from fd 3.
+    const bwrapAt = launch.argv.indexOf('/usr/bin/bwrap');
+    expect(launch.argv.slice(bwrapAt, bwrapAt + 4)).toEqual(['/usr/bin/bwrap', '--args', '3', '--']);
+    expect(launch.argv.join(' ')).not.toContain('/var/cache/skillhub/pkg');
+    expect(launch.bwrapArgs).toEqual(expect.arrayContaining(['/var/cache/skillhub/pkg']));
     expect(argv[0]).toBe('/usr/bin/prlimit');
     expect(argv.indexOf('/usr/bin/bwrap')).toBeGreaterThan(argv.indexOf('--'));
     expect(argv.slice(argv.lastIndexOf('--') + 1)).toEqual(['/usr/bin/node', '/opt/pkg/index.js', '--flag']);
@@ -128,8 +140,10 @@ describe('bwrapLaunch', () => {
       '/sys/fs/cgroup/memory/x/cgroup.procs',
       '/usr/bin/prlimit',
     ]);
-    // No user namespace (it would map the program to root); every other namespace.
+    // No user namespace (it would map the program to root); every other namespace. bwrap's reaper stays
+    // pid 1: the program's own parent-death signal is cleared when setpriv changes its user.
     expect(args).not.toContain('--unshare-user');
+    expect(args).not.toContain('--as-pid-1');
     expect(args).toEqual(
       expect.arrayContaining(['--unshare-pid', '--unshare-net', '--unshare-ipc', '--unshare-uts', '--die-with-parent']),
     );
@@ -175,20 +189,20 @@ describe('bwrapLaunch', () => {
     const launch = bwrapLaunch(policy({ env: { TOKEN: 'secret-value', HOME: '/root' } }), ['/bin/true']);
 
     expect(launch.env).toEqual({ HOME: SANDBOX_HOME, PATH: '/usr/local/bin:/usr/bin:/bin', TOKEN: 'secret-value' });
-    expect(launch.argv.join(' ')).not.toContain('secret-value');
+    expect(whole(launch).join(' ')).not.toContain('secret-value');
   });
 
   it('keeps a PATH the policy sets, and changes to its working directory', () => {
     const launch = bwrapLaunch(policy({ env: { PATH: '/opt/pkg/bin' } }), ['/bin/true']);
 
     expect(launch.env.PATH).toBe('/opt/pkg/bin');
-    expect(bwrapPart(launch.argv).slice(-2)).toEqual(['--chdir', '/opt/pkg']);
+    expect(bwrapPart(whole(launch)).slice(-2)).toEqual(['--chdir', '/opt/pkg']);
   });
 
   it('uses the tools it is given, and setpriv only from a folder the sandbox has', () => {
     const tools = { prlimit: '/p', bwrap: '/b', setpriv: '/usr/local/bin/setpriv', sh: '/sh' };
     const launch = { user: { uid: 2, gid: 2 }, cgroupProcs: ['/c'] };
-    const argv = bwrapLaunch(policy(), ['/bin/true'], tools, launch).argv;
+    const argv = argvOf(policy(), ['/bin/true'], launch, tools);
 
     expect([argv[0], argv[6], argv[argv.indexOf('/b')]]).toEqual(['/sh', '/p', '/b']);
     expect(argv).toContain('/usr/local/bin/setpriv');

@@ -3,16 +3,23 @@
  * launcher (sandbox-launcher.ts) runs what `bwrapLaunch` returns; nothing here touches the machine.
  *
  * The command is `[sh -c <join cgroups>] prlimit <limits> -- bwrap <namespaces, mounts> -- [setpriv
- * <own user>] [bridge] <argv>`. Each choice:
+ * <own user>] [bridge] <argv>`, bwrap's options given on a file descriptor (`--args 3`) rather than its
+ * command line. Each choice:
  * - The environment: the child's is exactly `policy.env` (plus HOME, the proxy variables with network,
  *   and PATH unless set), never the caller's. `bwrapLaunch` returns it beside the command line, to spawn
  *   with as the whole environment, so no value (a token the skill is given) ever appears in the host's
  *   process list.
- * - `--as-pid-1`: the program itself is pid 1 of its own pid namespace, with no bwrap reaper beside it.
- *   Its parent is outside the namespace, so `/proc/$PPID` does not exist (PPID is 0), and no other
- *   process (whose environ or command line, with the host paths of its mounts, could be read) is there.
- *   The cost: orphans the program leaves are not reaped until the sandbox ends, which a probe or one
- *   server's lifetime bounds.
+ * - Pid 1 of the sandbox's own pid namespace:
+ *   - Run by anyone but root, `--as-pid-1`: the program itself, with no bwrap reaper beside it. Its
+ *     parent is outside the namespace, so `/proc/$PPID` does not exist (PPID is 0), and no other process
+ *     (whose environ or command line, with the host paths of its mounts, could be read) is there. The
+ *     cost: orphans the program leaves are not reaped until the sandbox ends, which a probe or one
+ *     server's lifetime bounds.
+ *   - Run by root, bwrap's own reaper, as root: the kernel clears a process's parent-death signal when
+ *     its user changes, so a program that setpriv made another user would outlive a killed bwrap; the
+ *     reaper keeps `--die-with-parent`, and when it dies the kernel ends the whole namespace. The program
+ *     cannot signal it or read its environment (another user's); its command line (the mount paths) is
+ *     readable.
  * - Namespaces: pid, ipc, uts, net and cgroup always. The host's network namespace is
  *   never shared: a policy with `network` gets the egress proxy's Unix socket bound in and the program
  *   run behind network-bridge.ts (its pid 1), with `HTTP(S)_PROXY` pointing at it, so its only way out is
@@ -157,9 +164,18 @@ const MIB = 1024 * 1024;
 
 /** A command line and the whole environment to start it with (nothing else may be added to it). */
 export interface SandboxLaunch {
+  /** The command line: `… bwrap --args 3 -- <program>`. */
   argv: string[];
   env: Record<string, string>;
+  /**
+   * bwrap's options (namespaces, mounts), to write to its file descriptor 3, each ended by a NUL: so
+   * neither the host's process list nor the sandbox's `/proc` shows the host paths of its mounts.
+   */
+  bwrapArgs: string[];
 }
+
+/** The file descriptor bwrap reads its arguments from. */
+export const BWRAP_ARGS_FD = 3;
 
 /**
  * `prlimit … -- bwrap … -- argv`, and the child's environment to spawn it with. `argv[0]` must be an
@@ -180,7 +196,8 @@ export const bwrapLaunch = (
       `setpriv must lie in a system folder (${SYSTEM_FOLDERS.join(', ')}), not ${tools.setpriv}`,
     ]);
   }
-  return { argv: commandLine(policy, argv, tools, launch), env: childEnv(policy) };
+  const { outer, bwrapArgs, program } = commandLine(policy, argv, tools, launch);
+  return { argv: [...outer, '--args', String(BWRAP_ARGS_FD), '--', ...program], env: childEnv(policy), bwrapArgs };
 };
 
 /** Joins each `cgroup.procs` named after the count, then runs the rest: `sh -c JOIN sh <n> <files…> <argv…>`. */
@@ -192,7 +209,7 @@ const commandLine = (
   argv: readonly string[],
   tools: SandboxTools,
   launch: SandboxLaunchOptions,
-): string[] => {
+): { outer: string[]; bwrapArgs: string[]; program: string[] } => {
   const { limits } = policy;
   const user = launch.user ?? null;
   const cgroups = launch.cgroupProcs ?? [];
@@ -226,7 +243,7 @@ const commandLine = (
   const privateTmpfs = user ? '1777' : '0700';
   const bwrap = [
     ...identity,
-    '--as-pid-1',
+    ...(user ? [] : ['--as-pid-1']),
     ...['--hostname', SANDBOX_HOSTNAME],
     '--die-with-parent',
     '--new-session',
@@ -264,10 +281,10 @@ const commandLine = (
         ...bridged,
       ]
     : bridged;
-  const sandboxed = [tools.prlimit, ...prlimit, '--', tools.bwrap, ...bwrap, '--', ...program];
-  return cgroups.length > 0
-    ? [tools.sh, '-c', JOIN_CGROUPS, 'sh', String(cgroups.length), ...cgroups, ...sandboxed]
-    : sandboxed;
+  const limited = [tools.prlimit, ...prlimit, '--', tools.bwrap];
+  const outer =
+    cgroups.length > 0 ? [tools.sh, '-c', JOIN_CGROUPS, 'sh', String(cgroups.length), ...cgroups, ...limited] : limited;
+  return { outer, bwrapArgs: bwrap, program };
 };
 
 /**
