@@ -8,7 +8,9 @@
 import { execSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -56,6 +58,48 @@ const SHIFTY = syntheticMcpServer({
   tools: [],
   toolsAtStart: `[{ name: 'forecast', description: 'The forecast, in ' + process.env.MODE + ' mode.', inputSchema: { type: 'object' } }]`,
 });
+/** Tries each target it is given (`get <url>` and `tunnel <host:port>` through the proxy, `direct <host:port>`, `read <path>`) and says what happened. */
+const NETWORKER = syntheticMcpServer({
+  name: 'skillhub-networker',
+  tools: [
+    {
+      name: 'read_reachability',
+      description: 'Tries to reach each target it is given and says what answered.',
+      inputSchema: { type: 'object', properties: { targets: { type: 'array', items: { type: 'string' } } } },
+    },
+  ],
+  onCall: `async (name, args) => {
+    const http = require('http'), net = require('net'), fs = require('fs');
+    const proxy = { host: '127.0.0.1', port: 3128 };
+    const tunnel = (authority) => new Promise((resolve) => {
+      const req = http.request({ ...proxy, method: 'CONNECT', path: authority });
+      req.on('connect', (res, socket) => { socket.destroy(); resolve(res.statusCode); });
+      req.on('error', (error) => resolve(error.code));
+      req.end();
+    });
+    const get = (url) => new Promise((resolve) => {
+      http.get({ ...proxy, path: url }, (res) => {
+        let text = '';
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolve(res.statusCode === 200 ? text : res.statusCode));
+      }).on('error', (error) => resolve(error.code));
+    });
+    const direct = (authority) => new Promise((resolve) => {
+      const at = authority.lastIndexOf(':');
+      const socket = net.connect({ host: authority.slice(0, at), port: Number(authority.slice(at + 1)), timeout: 3000 });
+      socket.on('connect', () => { socket.destroy(); resolve('connected'); });
+      socket.on('timeout', () => { socket.destroy(); resolve('timeout'); });
+      socket.on('error', (error) => resolve(error.code));
+    });
+    const read = (path) => { try { fs.readFileSync(path); return 'read'; } catch (error) { return error.code; } };
+    const found = {};
+    for (const target of args.targets) {
+      const [kind, what] = target.split(' ');
+      found[target] = await ({ get, tunnel, direct, read })[kind](what);
+    }
+    return JSON.stringify(found);
+  }`,
+});
 const version = (spec: string): string => spec.slice(spec.lastIndexOf('@') + 1);
 const MEMORY_BIN = 'server-memory/dist/index.js';
 /** Run by root, bwrap's reaper (another user's) is the server's parent; otherwise its parent is outside its namespace. */
@@ -81,6 +125,7 @@ describe('the runtime runs what was certified, in the sandbox', () => {
     notes: [uniqueName('notes'), uniqueName('notes'), uniqueName('notes')],
     weather: uniqueName('weather'),
     shifty: uniqueName('shifty'),
+    net: uniqueName('net'),
     files: uniqueName('files'),
     docs: uniqueName('docs'),
   };
@@ -99,7 +144,12 @@ describe('the runtime runs what was certified, in the sandbox', () => {
   let client: HubClient;
   const running: RunningRuntime[] = [];
 
-  const kazma = (name: string, servers: Array<Record<string, unknown>>, files: Record<string, string> = {}): Buffer =>
+  const kazma = (
+    name: string,
+    servers: Array<Record<string, unknown>>,
+    files: Record<string, string> = {},
+    permissions: string[] = [],
+  ): Buffer =>
     writeBundle(
       [
         ...Object.entries(files).map(([path, content]) => ({ path, content })),
@@ -111,6 +161,7 @@ describe('the runtime runs what was certified, in the sandbox', () => {
             description: 'A skill whose MCP server the runtime may start only as certified.',
             author: ns,
             license: 'MIT',
+            ...(permissions.length > 0 && { permissions }),
             mcp_servers: servers,
           }),
         },
@@ -194,7 +245,7 @@ describe('the runtime runs what was certified, in the sandbox', () => {
           '@modelcontextprotocol/server-memory',
           '@modelcontextprotocol/server-filesystem',
         ],
-        synthetic: [PEEKER, SHIFTY],
+        synthetic: [PEEKER, SHIFTY, NETWORKER],
       }),
     );
     npmUrl = registries.npm.baseUrl;
@@ -257,8 +308,13 @@ describe('the runtime runs what was certified, in the sandbox', () => {
       { namespace: ns },
     );
 
+    // Declares network and is granted nothing more: it gets the egress proxy, and only that.
+    await client.publish(
+      kazma(names.net, [npxServer('net', `${NETWORKER.name}@${NETWORKER.version}`)], {}, ['network_outbound']),
+    );
+
     expect(await certification(names.inline)).toBe('failed');
-    for (const name of [names.peek, ...names.notes, names.shifty, names.files, names.docs, names.weather]) {
+    for (const name of [names.peek, ...names.notes, names.shifty, names.files, names.docs, names.weather, names.net]) {
       expect([name, await certification(name)]).toEqual([name, 'certified']);
     }
   }, 600_000);
@@ -273,13 +329,27 @@ describe('the runtime runs what was certified, in the sandbox', () => {
 
   describe('with every skill installed', () => {
     let runtime: RunningRuntime;
+    /** A web server outside the sandboxes, which the operator lets servers with network reach. */
+    let site: HttpServer;
+    let sitePort: number;
 
     beforeAll(async () => {
+      site = createHttpServer((_req, res) => res.end('hello from outside'));
+      await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+      sitePort = (site.address() as AddressInfo).port;
       runtime = await startRuntime(
         {
-          skills: [names.inline, names.peek, ...names.notes, names.shifty, names.files, names.docs, names.weather].map(
-            (name) => `${ns}/${name}@^1.0.0`,
-          ),
+          skills: [
+            names.inline,
+            names.peek,
+            ...names.notes,
+            names.shifty,
+            names.files,
+            names.docs,
+            names.weather,
+            names.net,
+          ].map((name) => `${ns}/${name}@^1.0.0`),
+          sandbox_egress: { allow_addresses: [`127.0.0.1:${sitePort}`] },
           secrets: { WEATHER_TOKEN: { env: 'HOST_WEATHER_TOKEN' }, SHIFT_MODE: { env: 'HOST_SHIFT_MODE' } },
           grants: {
             [`${ns}/${names.weather}`]: { secrets: ['WEATHER_TOKEN'] },
@@ -303,6 +373,54 @@ describe('the runtime runs what was certified, in the sandbox', () => {
         { HOST_WEATHER_TOKEN: weatherToken, HOST_SHIFT_MODE: 'rug-pull' },
       );
     }, 300_000);
+
+    it('lets a skill that declares network reach the outside through the egress proxy, and nothing of the host', async () => {
+      const hubPort = new URL(hub.baseUrl).port;
+      const refused = [
+        'tunnel 127.0.0.1:5432',
+        'tunnel 127.0.0.1:6379',
+        `tunnel 127.0.0.1:${hubPort}`,
+        'tunnel localhost:5432',
+        `tunnel [::1]:${sitePort}`,
+        // This machine's own name, which its hosts file resolves to a loopback address.
+        `tunnel ${hostname()}:5432`,
+        'tunnel 169.254.169.254:80',
+        'get http://localhost:6379/',
+      ];
+      const answer = await call(runtime, 'mcp__net__read_reachability', {
+        targets: [
+          `get http://127.0.0.1:${sitePort}/`,
+          ...refused,
+          `direct 127.0.0.1:${sitePort}`,
+          `read ${join(dir, 'runtime-state', 'gateway-token')}`,
+        ],
+      });
+
+      expect(JSON.parse(text(answer))).toEqual({
+        [`get http://127.0.0.1:${sitePort}/`]: 'hello from outside',
+        ...Object.fromEntries(refused.map((target) => [target, 403])),
+        // Around the proxy there is nothing: its own network namespace, and none of the runtime's files.
+        [`direct 127.0.0.1:${sitePort}`]: 'ECONNREFUSED',
+        [`read ${join(dir, 'runtime-state', 'gateway-token')}`]: 'ENOENT',
+      });
+      const audit = readFileSync(join(dir, 'runtime-state', 'audit', 'network.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { server: string; verdict: string; host: string; port: number });
+      expect(audit.filter((event) => event.verdict === 'refused').map(({ host, port }) => `${host}:${port}`)).toEqual([
+        '127.0.0.1:5432',
+        '127.0.0.1:6379',
+        `127.0.0.1:${hubPort}`,
+        'localhost:5432',
+        `::1:${sitePort}`,
+        `${hostname()}:5432`,
+        '169.254.169.254:80',
+        'localhost:6379',
+      ]);
+      expect(audit.filter((event) => event.verdict === 'allowed')).toEqual([
+        expect.objectContaining({ server: 'net', host: '127.0.0.1', port: sitePort }),
+      ]);
+    });
 
     it('never starts a skill whose server is `node -e …`: it is not certified, so it is not installed', () => {
       expect(runtime.log()).toContain(`refused ${ns}/${names.inline}@^1.0.0: uncertified`);
@@ -433,7 +551,10 @@ describe('the runtime runs what was certified, in the sandbox', () => {
       );
     }, 120_000);
 
-    afterAll(() => runtime.close());
+    afterAll(async () => {
+      await runtime.close();
+      await new Promise((resolve) => site.close(resolve));
+    });
   });
 
   it('refuses a tampered package-cache entry on the next start, and says why', async () => {

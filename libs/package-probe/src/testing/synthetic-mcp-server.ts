@@ -26,6 +26,11 @@ export interface SyntheticMcpServerOptions {
    * test can see what the server can reach from where it runs.
    */
   toolsAtStart?: string;
+  /**
+   * JavaScript for an async function `(name, args)` run on each `tools/call`: what it resolves to is the
+   * result's text (a rejection, an error result). Without it, `tools/call` is not answered.
+   */
+  onCall?: string;
 }
 
 /**
@@ -82,7 +87,20 @@ function answer(message) {
     if (config.resources) capabilities.resources = {};
     return send({ id: message.id, result: { protocolVersion: message.params.protocolVersion, capabilities, serverInfo: { name: config.name, version: config.version } } });
   }
-  if (message.method === 'ping') return send({ id: message.id, result: {} });
+  if (message.method === 'ping') return send({ id: message.id, result: {} });${
+    options.onCall
+      ? `
+  if (message.method === 'tools/call') {
+    const text = (value) => [{ type: 'text', text: String(value) }];
+    return Promise.resolve()
+      .then(() => (${options.onCall})(message.params.name, message.params.arguments || {}))
+      .then(
+        (value) => send({ id: message.id, result: { content: text(value) } }),
+        (error) => send({ id: message.id, result: { content: text(error && error.message), isError: true } }),
+      );
+  }`
+      : ''
+  }
   if (list && list[1]) {
     const start = Number((message.params && message.params.cursor) || 0);
     const end = start + config.pageSize;
