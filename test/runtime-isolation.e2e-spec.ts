@@ -90,6 +90,19 @@ const FORK_BOMB = `new Promise((resolve) => {
   next();
 })`;
 
+/** Allocates 64 MiB at a time towards 8 GiB, and says how far it got and what stopped it. */
+const MEMORY_HOG = `(() => {
+  const kept = [];
+  try {
+    while (kept.length < 128) kept.push(Buffer.alloc(64 << 20, 1));
+    return { heldMib: kept.length * 64, stopped: null };
+  } catch (error) {
+    return { heldMib: kept.length * 64, stopped: error.message };
+  } finally {
+    kept.length = 0;
+  }
+})()`;
+
 const hostProcessesWith = (marker: string): number =>
   readdirSync('/proc')
     .filter((name) => /^\d+$/.test(name))
@@ -126,7 +139,7 @@ describe('the runtime keeps each sandboxed server to itself', () => {
       config,
       stringify({
         state_dir: join(dir, 'state'),
-        sandbox_limits: { processes: 32 },
+        sandbox_limits: { processes: 32, memory_mib: 512 },
         // The operator lets this one internal address through; nothing else of the host.
         sandbox_egress: { allow_addresses: [`127.0.0.1:${sitePort}`] },
         mcp_servers: [
@@ -137,6 +150,7 @@ describe('the runtime keeps each sandboxed server to itself', () => {
             sandbox: { network: true },
           },
           { name: 'bomb', transport: 'stdio', command: reportingServer('bomb', FORK_BOMB), sandbox: true },
+          { name: 'hog', transport: 'stdio', command: reportingServer('hog', MEMORY_HOG), sandbox: true },
           {
             name: 'everything',
             transport: 'stdio',
@@ -175,7 +189,13 @@ describe('the runtime keeps each sandboxed server to itself', () => {
   it('answers initialize over stdio before its servers are up, and offers each as it comes', () => {
     expect(loadedAtConnect).toBe(false);
     expect(tools.map((tool) => tool.name)).toEqual(
-      expect.arrayContaining(['mcp__slow__found', 'mcp__net__found', 'mcp__bomb__found', 'mcp__everything__get-sum']),
+      expect.arrayContaining([
+        'mcp__slow__found',
+        'mcp__net__found',
+        'mcp__bomb__found',
+        'mcp__hog__found',
+        'mcp__everything__get-sum',
+      ]),
     );
     expect(found('slow')).toBe('ready');
   });
@@ -215,6 +235,13 @@ describe('the runtime keeps each sandboxed server to itself', () => {
       arguments: { a: 20, b: 22 },
     })) as CallToolResult;
     expect(answer.content).toEqual([expect.objectContaining({ text: expect.stringContaining('42') })]);
+  });
+
+  it('stops an 8 GiB allocation at the sandbox’s memory limit, and the server goes on', () => {
+    const hog = found<{ heldMib: number; stopped: string | null }>('hog');
+
+    expect(hog.heldMib).toBeLessThanOrEqual(512);
+    expect(hog.stopped).toMatch(/allocation failed|out of memory|Cannot allocate/i);
   });
 
   it('serves HTTP only to bearers of the token it keeps in its state folder', async () => {
