@@ -33,6 +33,7 @@ import {
   testRedisUrl,
   type TestDatabase,
 } from '@skillhub/testing';
+import { EVERY_SKILL_LOADED } from './support/runtime-log';
 
 const ROOT = join(__dirname, '..');
 const HUB = 'http://127.0.0.1:3000';
@@ -286,18 +287,33 @@ describe("the README's journeys", () => {
     const signed = await json(`${HUB}/api/v1/skills/acme-labs/weather/versions/1.0.2/certification`);
     expect(signed.body).toMatchObject({ status: 'certified', requirements_met: expect.any(Object) });
 
-    // The runtime serves until stopped: it is up once its gateway answers.
+    // The runtime serves until stopped: its gateway answers at once, and says when every skill is loaded.
     const agent = start(runtime, 4);
     await waitFor(
-      'the runtime gateway',
+      'the runtime to load every skill',
       180_000,
-      async () => (/gateway: http:\/\/127\.0\.0\.1:3333\/mcp/.test(agent.output) ? true : undefined),
+      async () => (agent.output.includes(EVERY_SKILL_LOADED) ? true : undefined),
       () => agent.output,
     );
+    expect(agent.output).toMatch(
+      /gateway: http:\/\/127\.0\.0\.1:3333\/mcp \(send Authorization: Bearer <the token in /,
+    );
     expect(agent.output).toMatch(/installed acme-labs\/weather@1\.0\.2/);
+    // As the README says, a client sends the token the runtime keeps in its state folder.
+    const gatewayToken = readFileSync(join(work, '.skillhub-runtime', 'gateway-token'), 'utf8').trim();
+    const anonymous = await fetch(GATEWAY, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(anonymous.status).toBe(401);
     const initialize = await fetch(GATEWAY, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${gatewayToken}`,
+      },
       body: JSON.stringify({
         jsonrpc: '2.0',
         id: 1,

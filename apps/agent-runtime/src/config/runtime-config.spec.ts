@@ -105,6 +105,11 @@ describe('the runtime configuration', () => {
   it('accepts examples/runtime.yaml, which shows every field', () => {
     const example = loadRuntimeConfig(join(__dirname, '../../../../examples/runtime.yaml'));
 
-    expect(example).toMatchObject({ sandbox: 'on', grants: { 'acme-labs/weather': { network: true } } });
+    expect(example).toMatchObject({
+      sandbox: 'on',
+      sandbox_limits: { memory_mib: 1024, processes: 256, cpu_cores: 1, cpu_seconds: 3600, tmpfs_mib: 64 },
+      sandbox_egress: { allow_addresses: [] },
+      grants: { 'acme-labs/weather': { network: { domains: ['api.weather.example'] } } },
+    });
   });
 });
