@@ -55,6 +55,23 @@ export class RuntimeService implements OnApplicationBootstrap, OnApplicationShut
     const runtime = loadRuntimeConfig(this.config.RUNTIME_CONFIG);
     const stateDir = resolve(runtime.state_dir);
     const warn = (message: string): void => this.logger.warn(message);
+    const pins = new FileToolPins(join(stateDir, 'trust', 'tool-pins.json'));
+    if (pins.droppedOlderPins) {
+      warn('tool pins taken before annotations were hashed were dropped: they are taken again on first use');
+    }
+    const gateway = new Gateway([], {
+      environment: {
+        production: this.config.NODE_ENV === 'production',
+        trustedInProdAllowed: isTrustedInProdAllowed(process.env.KAZMA_MCP_TRUSTED_IN_PROD),
+      },
+      preApproval: createPreApprovalPolicy(runtime.approvals),
+      pins,
+      warn,
+      audit: new FileAuditTrail<CallAuditRecord>(join(stateDir, 'audit', 'calls.jsonl'), warn),
+    });
+    // The gateway answers at once and serves what is ready; clients are told as servers come up.
+    await this.serveGateway(gateway, runtime, stateDir);
+
     const networkTrail = new FileAuditTrail<EgressEvent>(join(stateDir, 'audit', 'network.jsonl'), warn);
     this.egress = new ServerEgress({
       allowAddresses: runtime.sandbox_egress.allow_addresses,
@@ -72,23 +89,6 @@ export class RuntimeService implements OnApplicationBootstrap, OnApplicationShut
     };
     const notice = sandboxNotice(sandbox);
     this.logger[notice.level](notice.message);
-
-    const pins = new FileToolPins(join(stateDir, 'trust', 'tool-pins.json'));
-    if (pins.droppedOlderPins) {
-      warn('tool pins taken before annotations were hashed were dropped: they are taken again on first use');
-    }
-    const gateway = new Gateway([], {
-      environment: {
-        production: this.config.NODE_ENV === 'production',
-        trustedInProdAllowed: isTrustedInProdAllowed(process.env.KAZMA_MCP_TRUSTED_IN_PROD),
-      },
-      preApproval: createPreApprovalPolicy(runtime.approvals),
-      pins,
-      warn,
-      audit: new FileAuditTrail<CallAuditRecord>(join(stateDir, 'audit', 'calls.jsonl'), warn),
-    });
-    // The gateway answers at once and serves what is ready; clients are told as servers come up.
-    await this.serveGateway(gateway, runtime, stateDir);
 
     const upstreamOptions: UpstreamOptions = { ...UPSTREAM_TIMING, warn, changed: () => gateway.announceChanges() };
     const operatorOptions = { inheritEnv: process.env.KAZMA_MCP_INHERIT_ENV === '1', runtimeEnv: process.env, sandbox };

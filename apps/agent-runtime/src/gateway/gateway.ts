@@ -135,10 +135,10 @@ export class Gateway {
     this.announceChanges();
   }
 
-  /** Tells every connected client that tools, prompts and resources may have changed. */
+  /** Tells every connected client that tools, prompts and resources may have changed (once it has initialized). */
   announceChanges(): void {
     for (const server of this.clients) {
-      if (!server.transport) continue;
+      if (!server.transport || !server.getClientVersion()) continue;
       for (const send of [server.sendToolListChanged, server.sendPromptListChanged, server.sendResourceListChanged]) {
         send.call(server).catch(() => undefined);
       }
