@@ -12,7 +12,6 @@
 //    and its peak RSS; once cold (its package cache empty: every skill still installing when the
 //    client connects), then warm.
 // `npm run bench:runtime` builds dist/ and dist-bench/ and runs it. BENCH_CALLS (default 500), BENCH_STARTS (default 3).
-const { spawn } = require('node:child_process');
 const { randomBytes } = require('node:crypto');
 const { createServer } = require('node:http');
 const { existsSync, mkdtempSync, readFileSync, writeFileSync, rmSync } = require('node:fs');
@@ -193,7 +192,9 @@ async function main() {
   const starts = await runtimeStartup(5);
   const ms = (value) => `${value.toFixed(0)} ms`;
   console.log('\nagent-runtime with 5 skills from a hub (5 sandboxed servers), its gateway on stdio\n');
-  console.log('| start | initialize answered | first tools/list answered | every tool listed | initialize / every tool | peak RSS |');
+  console.log(
+    '| start | initialize answered | first tools/list answered | every tool listed | initialize / every tool | peak RSS |',
+  );
   console.log('|---|---|---|---|---|---|');
   for (const s of starts)
     console.log(
