@@ -176,10 +176,17 @@ describe('bwrapLaunch', () => {
     expect(at('--tmpfs', '/data')).toBeLessThan(at('--ro-bind', '/var/cache/skillhub/pkg'));
     expect(pairs(args, '--ro-bind')).toEqual([['/var/cache/skillhub/pkg', '/opt/pkg']]);
     expect(pairs(args, '--bind')).toEqual([['/srv/out', '/out']]);
-    // bwrap run by root would make the folders above them 0700, closed to the sandbox's user: made 0755 first.
+    // bwrap run by root would make the folders above them 0700, closed to the sandbox's user: made 0755
+    // first, each after the tmpfs it lies on and before the mount it is for.
     expect(pairs(args, '--dir').map(([folder]) => folder)).toEqual(['/home', '/opt']);
-    expect(at('--dir', '/opt')).toBeLessThan(at('--ro-bind-try', '/usr'));
     expect(args[args.indexOf('/opt') - 2]).toBe('0755');
+    expect(at('--tmpfs', '/tmp')).toBeLessThan(at('--dir', '/home'));
+    expect(at('--dir', '/home')).toBeLessThan(at('--tmpfs', SANDBOX_HOME));
+    expect(at('--dir', '/opt')).toBeLessThan(at('--ro-bind', '/var/cache/skillhub/pkg'));
+    const underTmp = bwrapPart(argvOf(policy({ readOnly: [{ source: '/srv/work/pkg', target: '/tmp/work/pkg' }] })));
+    const position = (flag: string, value: string): number =>
+      underTmp.findIndex((arg, i) => arg === flag && underTmp[i + 1] === value);
+    expect(position('--dir', '/tmp/work')).toBeGreaterThan(position('--tmpfs', '/tmp'));
     // The root and /dev are read-only once everything is mounted; the tmpfs folders on them stay writable.
     expect(args.filter((arg, i) => args[i - 1] === '--remount-ro')).toEqual(['/dev', '/']);
     expect(at('--remount-ro', '/')).toBeGreaterThan(at('--bind', '/srv/out'));

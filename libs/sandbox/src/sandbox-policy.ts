@@ -37,8 +37,8 @@
  * - `--die-with-parent`: killing the launcher's child (bwrap) kills the program, and with it (pid 1) the
  *   whole pid namespace; so does the caller dying. `--new-session`: no controlling terminal to inject
  *   keystrokes into (TIOCSTI).
- * - Mounts, in this order (later ones cover earlier ones): the folders above every mount, mode 0755; the
- *   system folders read-only (`--ro-bind-try`, so a missing `/lib32` or a merged-/usr symlink is fine),
+ * - Mounts, in this order (later ones cover earlier ones), each preceded by the folders above it that
+ *   bwrap would otherwise make 0700 (made 0755 instead): the system folders read-only (`--ro-bind-try`, so a missing `/lib32` or a merged-/usr symlink is fine),
  *   with network only also the TLS roots of `/etc` (no resolver: the proxy resolves names); a fresh `/proc` of the sandbox's own pid namespace
  *   (the caller's processes, and so `/proc/$PPID/environ`, do not exist there) and a minimal `/dev`,
  *   read-only but for a size-capped `/dev/shm`; size-capped tmpfs `/tmp` and home (`HOME` always points
@@ -241,6 +241,8 @@ const commandLine = (
     : ['--cap-drop', 'ALL'];
   // Only the sandbox's one user lives in its tmpfs folders; owned by root with `user`, so open to it.
   const privateTmpfs = user ? '1777' : '0700';
+  // Folders made so far by passableParents, in the order the mounts below are made.
+  const made = new Set<string>();
   const bwrap = [
     ...identity,
     ...(user ? [] : ['--as-pid-1']),
@@ -248,15 +250,23 @@ const commandLine = (
     '--die-with-parent',
     '--new-session',
     ...capabilities,
-    ...parentFolders(policy).flatMap((folder) => ['--perms', '0755', '--dir', folder]),
     ...SYSTEM_FOLDERS.flatMap((folder) => ['--ro-bind-try', folder, folder]),
+    ...passableParents(network ? NETWORK_FILES : [], made),
     ...(network ? NETWORK_FILES.flatMap((file) => ['--ro-bind-try', file, file]) : []),
     ...['--proc', '/proc', '--dev', '/dev'],
     ...tmpfs('/dev/shm', '1777', limits),
     ...['--remount-ro', '/dev'],
     ...tmpfs('/tmp', '1777', limits),
+    ...passableParents([SANDBOX_HOME, ...policy.tmpfs], made),
     ...tmpfs(SANDBOX_HOME, privateTmpfs, limits),
     ...policy.tmpfs.flatMap((target) => tmpfs(target, privateTmpfs, limits)),
+    ...passableParents(
+      [
+        ...[...policy.readOnly, ...(policy.writable ?? [])].map((mount) => mount.target),
+        ...(network ? [...network.node.mounts.map((mount) => mount.target), SANDBOX_PROXY_SOCKET] : []),
+      ],
+      made,
+    ),
     ...policy.readOnly.flatMap((mount) => ['--ro-bind', mount.source, mount.target]),
     ...(policy.writable ?? []).flatMap((mount) => ['--bind', mount.source, mount.target]),
     ...(network
@@ -310,26 +320,22 @@ const childEnv = (policy: SandboxPolicy): Record<string, string> => {
 };
 
 /**
- * The folders above every mount target that bwrap would otherwise make itself (mode 0700, root's, when
- * it runs as root, so the sandbox's user could not pass through them), parents first.
+ * `--dir` (mode 0755) for each folder above `targets` not made yet, parents first. bwrap would make
+ * them itself, mode 0700 and root's when it runs as root, so the sandbox's user could not pass through
+ * them. Each call goes right before the mounts it is for, after any tmpfs those folders lie on (a
+ * folder made before a tmpfs is mounted over it is hidden by it).
  */
-const parentFolders = (policy: SandboxPolicy): string[] => {
-  const targets = [
-    SANDBOX_HOME,
-    ...policy.tmpfs,
-    ...[...policy.readOnly, ...(policy.writable ?? [])].map((mount) => mount.target),
-    ...(policy.network
-      ? [...NETWORK_FILES, ...policy.network.node.mounts.map((mount) => mount.target), SANDBOX_PROXY_SOCKET]
-      : []),
-  ];
+const passableParents = (targets: readonly string[], made: Set<string>): string[] => {
   const folders = new Set<string>();
   for (const target of targets) {
     for (let folder = posix.dirname(target); folder !== '/'; folder = posix.dirname(folder)) {
-      if (!isSystemPath(folder) && !['/proc', '/dev'].some((kept) => folder === kept || folder.startsWith(`${kept}/`)))
-        folders.add(folder);
+      const kept = isSystemPath(folder) || ['/proc', '/dev'].some((f) => folder === f || folder.startsWith(`${f}/`));
+      if (!kept && !made.has(folder)) folders.add(folder);
     }
   }
-  return [...folders].sort((a, b) => a.split('/').length - b.split('/').length || (a < b ? -1 : 1));
+  const ordered = [...folders].sort((a, b) => a.split('/').length - b.split('/').length || (a < b ? -1 : 1));
+  for (const folder of ordered) made.add(folder);
+  return ordered.flatMap((folder) => ['--perms', '0755', '--dir', folder]);
 };
 
 const tmpfs = (target: string, perms: string, limits: SandboxLimits): string[] => [

@@ -514,11 +514,14 @@ describe('the sandbox', () => {
     beforeAll(async () => {
       await mkdir(join(work, 'server'), { recursive: true });
       await writeFile(join(work, 'server', 'server.js'), script);
-      policy = basePolicy({ readOnly: [...node.mounts, { source: join(work, 'server'), target: '/srv/server' }] });
+      // Mounted where it is, under /tmp, which is a tmpfs inside: the folders above it must be made there.
+      policy = basePolicy({
+        readOnly: [...node.mounts, { source: join(work, 'server'), target: join(work, 'server') }],
+      });
     });
 
     it('answers through SandboxStdioTransport, which says how the server ended and what it last wrote', async () => {
-      const transport = new SandboxStdioTransport(policy, [node.path, '/srv/server/server.js']);
+      const transport = new SandboxStdioTransport(policy, [node.path, join(work, 'server', 'server.js')]);
       const client = new Client({ name: 'spec', version: '1.0.0' });
       await client.connect(transport);
       const tools = (await client.listTools()).tools.map((tool) => tool.name);
