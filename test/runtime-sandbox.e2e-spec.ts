@@ -106,12 +106,29 @@ const MEMORY_BIN = 'server-memory/dist/index.js';
 const BY_ROOT = process.getuid?.() === 0;
 const PARENT_ENVIRON = BY_ROOT ? 'The environ of process 1: EACCES' : 'The environ of process 0: ENOENT';
 
+/** Whether `ancestor` is among the parents of process `pid`, by the host's /proc. */
+const descendsFrom = (pid: number, ancestor: number): boolean => {
+  for (let current = pid; current > 1;) {
+    let status: string;
+    try {
+      status = readFileSync(`/proc/${current}/status`, 'utf8');
+    } catch {
+      return false;
+    }
+    current = Number(/^PPid:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+    if (current === ancestor) return true;
+  }
+  return false;
+};
+
 const text = (result: CallToolResult): string =>
   result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
 
 interface RunningRuntime {
   client: Client;
   tools: Tool[];
+  /** The runtime's process id, once connected. */
+  pid(): number | null;
   /** Everything it logged so far, without colours. */
   log(): string;
   close(): Promise<void>;
@@ -221,6 +238,7 @@ describe('the runtime runs what was certified, in the sandbox', () => {
     const runtime: RunningRuntime = {
       client: mcp,
       tools: [],
+      pid: () => transport.pid,
       // eslint-disable-next-line no-control-regex
       log: () => logged.replace(/\u001b\[[0-9;]*m/g, ''),
       close: () => mcp.close(),
@@ -471,6 +489,8 @@ describe('the runtime runs what was certified, in the sandbox', () => {
       const listed = (await runtime.client.listTools()).tools.map((tool) => tool.name);
       const memoryProcesses = readdirSync('/proc')
         .filter((pid) => /^\d+$/.test(pid))
+        // This runtime's (other suites may run server-memory at the same time).
+        .filter((pid) => descendsFrom(Number(pid), runtime.pid()!))
         .map((pid) => {
           try {
             return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
