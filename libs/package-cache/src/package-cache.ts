@@ -341,10 +341,6 @@ const exists = (path: string): Promise<boolean> =>
     () => false,
   );
 
-/**
- * npm's own error lines (`npm error …`, or `npm ERR! …` before npm 10) without the log file pointer;
- * the last lines of its output when it printed none.
- */
 /** What of the operator's environment npm reads its settings from; nothing else reaches it. */
 const operatorNpmEnv = (env: NodeJS.ProcessEnv): Record<string, string> =>
   Object.fromEntries(
@@ -366,6 +362,10 @@ const tlsHint = (stderr: string): string =>
     ? ". npm does not trust the registry's TLS certificate: give it the CA that signs it, as npm's cafile (in the npmrc of the user this runs as, or npm_config_cafile) or NODE_EXTRA_CA_CERTS"
     : '';
 
+/**
+ * npm's own error lines (`npm error …`, or `npm ERR! …` before npm 10) without the log file pointer;
+ * the last lines of its output when it printed none.
+ */
 const npmErrors = (stderr: string): string => {
   const lines = stderr
     .split('\n')

@@ -18,8 +18,8 @@
  *   - Run by root, bwrap's own reaper, as root: the kernel clears a process's parent-death signal when
  *     its user changes, so a program that setpriv made another user would outlive a killed bwrap; the
  *     reaper keeps `--die-with-parent`, and when it dies the kernel ends the whole namespace. The program
- *     cannot signal it or read its environment (another user's); its command line (the mount paths) is
- *     readable.
+ *     cannot signal it or read its environment (another user's); its command line (`bwrap --args 3 --`
+ *     and the program's own, the mounts being on the file descriptor) is readable.
  * - Namespaces: pid, ipc, uts, net and cgroup always. The host's network namespace is
  *   never shared: a policy with `network` gets the egress proxy's Unix socket bound in and the program
  *   run behind network-bridge.ts (its pid 1), with `HTTP(S)_PROXY` pointing at it, so its only way out is
@@ -38,8 +38,9 @@
  *   whole pid namespace; so does the caller dying. `--new-session`: no controlling terminal to inject
  *   keystrokes into (TIOCSTI).
  * - Mounts, in this order (later ones cover earlier ones), each preceded by the folders above it that
- *   bwrap would otherwise make 0700 (made 0755 instead): the system folders read-only (`--ro-bind-try`, so a missing `/lib32` or a merged-/usr symlink is fine),
- *   with network only also the TLS roots of `/etc` (no resolver: the proxy resolves names); a fresh `/proc` of the sandbox's own pid namespace
+ *   bwrap would otherwise make 0700 (made 0755 instead): the system folders read-only (`--ro-bind-try`,
+ *   so a missing `/lib32` or a merged-/usr symlink is fine), with network only also the TLS roots of
+ *   `/etc` (no resolver: the proxy resolves names); a fresh `/proc` of the sandbox's own pid namespace
  *   (the caller's processes, and so `/proc/$PPID/environ`, do not exist there) and a minimal `/dev`,
  *   read-only but for a size-capped `/dev/shm`; size-capped tmpfs `/tmp` and home (`HOME` always points
  *   there) and `policy.tmpfs`; then `policy.readOnly` and `policy.writable`. Nothing else of the host

@@ -301,7 +301,8 @@ export class Gateway {
     let decision = decideToolCall(input);
     if (!route || !live) {
       // A server that is down says why (it crashed, or its files changed and it may not start again).
-      const down = state?.status === 'failed' ? `: server ${route!.upstream.name} is not running: ${state.reason}` : '';
+      const down =
+        route && state?.status === 'failed' ? `: server ${route.upstream.name} is not running: ${state.reason}` : '';
       const result = refusal(decision, `no tool ${JSON.stringify(name)} on a connected server${down}`);
       return { decision, approval: 'not-asked', ran: false, result, route: route ?? undefined };
     }

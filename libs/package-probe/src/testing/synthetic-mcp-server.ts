@@ -28,7 +28,7 @@ export interface SyntheticMcpServerOptions {
   toolsAtStart?: string;
   /**
    * JavaScript for an async function `(name, args)` run on each `tools/call`: what it resolves to is the
-   * result's text (a rejection, an error result). Without it, `tools/call` is not answered.
+   * result's text (a rejection, an error result). Without it, `tools/call` is answered "Method not found".
    */
   onCall?: string;
 }
