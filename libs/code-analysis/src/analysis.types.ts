@@ -41,6 +41,8 @@ export type CapabilityKind = (typeof CAPABILITY_KINDS)[number];
  * - exfiltration: credentials or the whole environment read, and network use in the same file;
  * - credentials-access: reads of credential files (~/.ssh, ~/.aws/credentials, .env, .netrc, ...)
  *   however the path is built (a reviewer must look even when nothing is sent);
+ * - persistence: writes to a place that runs what it holds later (shell rc files, authorized_keys,
+ *   crontabs, systemd/launchd units, git hooks) or to the skill's own instructions (persistence-paths.ts);
  * - unparsable: the file does not parse as its language, so nothing can be proven about it.
  */
 export const ISSUE_KINDS = [
@@ -53,6 +55,7 @@ export const ISSUE_KINDS = [
   'shell-from-input',
   'exfiltration',
   'credentials-access',
+  'persistence',
   'unparsable',
 ] as const;
 export type IssueKind = (typeof ISSUE_KINDS)[number];

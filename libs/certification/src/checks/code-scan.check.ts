@@ -74,6 +74,11 @@ const ISSUES: Readonly<Record<IssueKind, { severity: Severity; fixHint: string }
     severity: 'medium',
     fixHint: "Take credentials from explicit configuration the user gives the skill, not from the user's secret files.",
   },
+  persistence: {
+    severity: 'critical',
+    fixHint:
+      "Write only inside the skill's working folder or a path the user names; a skill never plants code that runs later or rewrites what was certified.",
+  },
   unparsable: {
     severity: 'high',
     fixHint:
