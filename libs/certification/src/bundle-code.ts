@@ -2,19 +2,20 @@
 import type { Bundle } from '@skillhub/bundle';
 import {
   classifyFile,
+  embeddedCode,
   type CodeAnalyzer,
   type FileAnalysis,
   type FileKind,
   type ShellCommandAnalysis,
 } from '@skillhub/code-analysis';
 import type { NormalizedSkill } from '@skillhub/skill-formats';
-import { lineOfFirstMatch } from './scanned-text';
+import { lineOfFirstMatch, scannedText } from './scanned-text';
 import { escapeRegExp } from './checks/server-location';
 
 export interface BundleCode {
   /** Every file of the bundle, by path, with what it is. */
   kinds: ReadonlyMap<string, FileKind>;
-  /** One per code file, in bundle order. */
+  /** One per code file and one per piece of code embedded in another file (embeddedCode), in bundle order. */
   analyses: readonly FileAnalysis[];
   /** What each program a SwarmKit command skill runs does (its argv, run without a shell). */
   commands: readonly ShellCommandAnalysis[];
@@ -27,6 +28,11 @@ export function analyzeBundle(bundle: Bundle, analyzer: CodeAnalyzer, skill: Nor
     const kind = classifyFile(file.path, file.content);
     kinds.set(file.path, kind);
     if (kind.kind === 'code') analyses.push(analyzeFile(analyzer, file.path, file.content, kind.language));
+    // Instructions, notebooks, manifests and build files hold code too: the agent or a tool runs it.
+    if (kind.kind === 'text') {
+      const { text } = scannedText(file);
+      for (const piece of embeddedCode(file.path, text)) analyses.push(analyzer.analyzeEmbedded(file.path, piece));
+    }
   }
   const commands = (skill?.commands ?? []).map((command) => {
     const line = lineOfFirstMatch(bundle, command.declaredIn, new RegExp(`\\b${escapeRegExp(command.name)}\\b`));

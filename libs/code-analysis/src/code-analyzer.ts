@@ -7,6 +7,7 @@
  */
 import type { FileAnalysis, Language, ShellCommandAnalysis, SourceLocation } from './analysis.types';
 import type { AnalyzerContext } from './analyzer-context';
+import type { EmbeddedCode } from './embedded-code';
 import { loadGrammars, type Grammars } from './grammars';
 import { analyzeJavaScript } from './javascript.analyzer';
 import { analyzePython } from './python.analyzer';
@@ -31,6 +32,36 @@ export class CodeAnalyzer {
       };
       return { path, language, capabilities: [], issues: [issue], comments: [] };
     }
+    return this.analyzeText(path, text, language);
+  }
+
+  /**
+   * Code embedded in a file that is not code (see embedded-code.ts), as its language's analyser
+   * reads it, located in the host file. Instructions are run by the agent, not the skill: only
+   * refused shapes count, and a block that does not parse is read a line at a time (prose, output
+   * and a command line the agent would run sit side by side in a document's blocks).
+   */
+  analyzeEmbedded(path: string, piece: EmbeddedCode): FileAnalysis {
+    const at = { file: path, line: piece.line };
+    const whole = (): FileAnalysis => shifted(this.analyzeText(path, piece.code, piece.language), piece.line - 1);
+    let analysis: FileAnalysis | ShellCommandAnalysis =
+      piece.shape === 'line' ? this.analyzeShellCommand(piece.code, at) : whole();
+    if (piece.language === 'shell' && analysis.issues.some((issue) => issue.kind === 'unparsable')) {
+      const lines = piece.shape === 'line' ? [piece.code] : piece.code.split('\n');
+      const each = lines.map((line, index) => this.analyzeShellCommand(line, { file: path, line: piece.line + index }));
+      analysis = { capabilities: each.flatMap((one) => one.capabilities), issues: each.flatMap((one) => one.issues) };
+    }
+    return {
+      path,
+      language: piece.language,
+      capabilities: piece.role === 'runs' ? analysis.capabilities : [],
+      // What does not parse as its language was prose, output or an example, not a program.
+      issues: analysis.issues.filter((issue) => issue.kind !== 'unparsable'),
+      comments: [],
+    };
+  }
+
+  private analyzeText(path: string, text: string, language: Language): FileAnalysis {
     const context: AnalyzerContext = {
       grammars: this.grammars,
       path,
@@ -54,6 +85,16 @@ export class CodeAnalyzer {
   analyzeArgv(argv: readonly string[], at: SourceLocation): ShellCommandAnalysis {
     return analyzeArgv(argv, this.grammars, at);
   }
+}
+
+/** An analysis of code that starts `by` lines below the top of its file. */
+function shifted(analysis: FileAnalysis, by: number): FileAnalysis {
+  return {
+    ...analysis,
+    capabilities: analysis.capabilities.map((use) => ({ ...use, line: use.line + by })),
+    issues: analysis.issues.map((issue) => ({ ...issue, line: issue.line === null ? null : issue.line + by })),
+    comments: analysis.comments.map((comment) => ({ ...comment, line: comment.line + by })),
+  };
 }
 
 /** The process's analyser (its grammars load once). */

@@ -1,3 +1,5 @@
 export * from './analysis.types';
 export { CodeAnalyzer, loadCodeAnalyzer } from './code-analyzer';
 export { classifyFile, extensionOf, type FileKind } from './file-kind';
+export { embeddedCode, type EmbeddedCode, type EmbeddedRole } from './embedded-code';
+export { persistenceIn } from './persistence-paths';
