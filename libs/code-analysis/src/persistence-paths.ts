@@ -13,16 +13,28 @@ const PERSISTENCE_PATTERNS: readonly { pattern: RegExp; what: string }[] = [
     what: 'a shell start-up file',
   },
   { pattern: /(?:^|\/)\.config\/fish\/(?:config\.fish|conf\.d\/)/, what: 'a shell start-up file' },
-  { pattern: /^\/etc\/(?:profile|bash\.bashrc|zsh\/|environment$|rc\.local$|ld\.so\.preload$)/, what: 'a system start-up file' },
+  {
+    pattern: /^\/etc\/(?:profile|bash\.bashrc|zsh\/|environment$|rc\.local$|ld\.so\.preload$)/,
+    what: 'a system start-up file',
+  },
   { pattern: /(?:^|\/)\.ssh\/(?:authorized_keys2?|rc|config|environment)$/, what: "SSH's authorized keys or start-up" },
   { pattern: /^\/(?:etc\/cron|var\/spool\/cron|etc\/anacrontab|etc\/crontab)/, what: 'a crontab' },
   { pattern: /(?:^|\/)(?:systemd\/(?:user|system)|\.config\/systemd)\//, what: 'a systemd unit' },
   { pattern: /(?:^|\/)library\/(?:launchagents|launchdaemons)\//, what: 'a launchd agent' },
   { pattern: /(?:^|\/)\.config\/autostart\//, what: 'an autostart entry' },
   { pattern: /(?:^|\/)\.git\/hooks\/|(?:^|\/)\.husky\//, what: 'a git hook' },
-  { pattern: /(?:^|\/)(?:site-packages|dist-packages)\/[^/]*\.pth$|(?:^|\/)(?:sitecustomize|usercustomize)\.py$/, what: "a Python start-up hook" },
-  { pattern: /(?:^|\/)\.(?:npmrc|yarnrc|pip\/pip\.conf|config\/pip\/pip\.conf|pydistutils\.cfg)$/, what: 'a package manager configuration' },
-  { pattern: /(?:^|\/)\.(?:vimrc|exrc|emacs|gitconfig|inputrc|wgetrc|curlrc)$/, what: 'a start-up file another program runs' },
+  {
+    pattern: /(?:^|\/)(?:site-packages|dist-packages)\/[^/]*\.pth$|(?:^|\/)(?:sitecustomize|usercustomize)\.py$/,
+    what: 'a Python start-up hook',
+  },
+  {
+    pattern: /(?:^|\/)\.(?:npmrc|yarnrc|pip\/pip\.conf|config\/pip\/pip\.conf|pydistutils\.cfg)$/,
+    what: 'a package manager configuration',
+  },
+  {
+    pattern: /(?:^|\/)\.(?:vimrc|exrc|emacs|gitconfig|inputrc|wgetrc|curlrc)$/,
+    what: 'a start-up file another program runs',
+  },
   { pattern: /^\/etc\/(?:sudoers|passwd|shadow|hosts)(?:\.d\/|$)/, what: 'a system account or name file' },
   {
     pattern:

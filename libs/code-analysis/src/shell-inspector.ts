@@ -29,6 +29,7 @@ import {
 } from './shell-commands';
 import type { Findings } from './findings';
 import { isCredentialPath } from './credential-paths';
+import { persistenceIn } from './persistence-paths';
 import { isDestructiveTarget, isDevice, isEnvironmentFile, isLogOrHistory } from './shell-paths';
 import {
   CONTEXT_VARIABLES,
@@ -428,8 +429,10 @@ export class ShellInspector {
     this.destructive(run);
     this.downloads(run);
     this.sockets(run);
+    this.awkCommands(run);
     this.packageInstalls(run);
     this.fileAccess(run);
+    this.persistence(run);
     if (dumpsEnvironment(program, args)) {
       this.findings.capability('env_read', at, evidence);
       this.findings.wholeEnvironmentRead(at, evidence);
@@ -926,6 +929,33 @@ export class ShellInspector {
     }
   }
 
+  /**
+   * awk runs shell command lines of its own: `system("…")`, `print | "…"`, `"…" | getline`. Each
+   * constant one is parsed as shell; one built at run time is shell from input.
+   */
+  private awkCommands({ program, args, at, depth, evidence }: ProgramRun): void {
+    if (!/^(?:awk|gawk|mawk|nawk)$/.test(program)) return;
+    let index = 0;
+    while (index < args.length && /^-[Fvf]$|^-/.test(args[index] as string))
+      index += /^-[Fvf]$/.test(args[index] as string) ? 2 : 1;
+    const text = args[index];
+    if (text === undefined) return;
+    const literal = '"((?:[^"\\\\]|\\\\.)*)"';
+    const commands = [
+      new RegExp(`\\bsystem\\s*\\(\\s*${literal}\\s*\\)`, 'g'),
+      new RegExp(`\\|&?\\s*${literal}`, 'g'),
+      new RegExp(`${literal}\\s*\\|&?\\s*getline`, 'g'),
+    ].flatMap((pattern) => [...text.matchAll(pattern)].map((match) => (match[1] as string).replace(/\\(.)/g, '$1')));
+    for (const command of commands) {
+      // `print | "sh"`: what awk prints is the shell's program.
+      if (SHELLS.has(programName(command.trim().split(/\s+/)[0] ?? '')))
+        this.findings.issue('shell-from-input', at, 'Pipes lines awk builds into a shell.', evidence);
+      else this.nested(command, at, depth, evidence);
+    }
+    if (commands.length === 0 && /\bsystem\s*\(|\|&?\s*getline|\bprint[f]?\b[^;}]*\|/.test(text))
+      this.findings.issue('shell-from-input', at, 'Runs a shell command line awk builds at run time.', evidence);
+  }
+
   private sockets({ program, args, at, evidence }: ProgramRun): void {
     if (/^(?:nc|ncat|netcat|nc\.traditional|nc\.openbsd|cryptcat)$/.test(program)) {
       if (hasFlag(args, 'ec', '--exec', '--sh-exec', '--lua-exec')) {
@@ -953,13 +983,21 @@ export class ShellInspector {
 
   /** `pip install https://…`, `npm i -g github:…`, `npx https://…`: code installed from a URL. */
   private packageInstalls({ program, args, at, evidence }: ProgramRun): void {
+    // The public registries' own index is where an install comes from anyway.
     const fromUrl = (spec: string): boolean =>
-      /:\/\/|^(?:git|hg|svn|bzr)\+|^git:|@\s*(?:https?|file|git\+)/i.test(spec);
+      /:\/\/|^(?:git|hg|svn|bzr)\+|^git:|@\s*(?:https?|file|git\+)/i.test(spec) &&
+      !/^https:\/\/(?:pypi\.org\/simple|registry\.npmjs\.org)\/?$/i.test(spec);
     const npmUrl = (spec: string): boolean =>
       fromUrl(spec) ||
       /^(?:github|gitlab|bitbucket|gist):|\.(?:tgz|tar\.gz|tar)$/i.test(spec) ||
       /^[\w.-]+\/[\w.-]+(?:#.*)?$/.test(spec);
-    const operands = (from: number): string[] => args.slice(from).filter((arg) => !arg.startsWith('-'));
+    // `--index-url=https://…`, `--registry=http://…`: an option's value names where the code comes from too.
+    const operands = (from: number): string[] =>
+      args
+        .slice(from)
+        .flatMap((arg) =>
+          !arg.startsWith('-') ? [arg] : /^--?[\w-]+=/.test(arg) ? [arg.slice(arg.indexOf('=') + 1)] : [],
+        );
     const pythonPip =
       interpreterOf(program) === 'python' && args[args.indexOf('-m') + 1] === 'pip' && args.includes('-m');
     const pip =
@@ -997,6 +1035,34 @@ export class ShellInspector {
     } else if (program === 'cargo' && args[0] === 'install' && args.includes('--git')) {
       this.findings.issue('download-and-run', at, 'Builds and installs code from a repository.', evidence);
     }
+  }
+
+  /**
+   * Code planted to run later: a file written into a persistence location (persistence-paths.ts),
+   * a crontab installed, a systemd or launchd unit enabled, git hooks pointed elsewhere.
+   */
+  private persistence({ program, args, words, at, evidence }: ProgramRun): void {
+    const operands = words
+      .filter((_word, i) => !(args[i] ?? '').startsWith('-'))
+      .map((w) => this.values.approximate(w));
+    const written =
+      program === 'tee' || (program === 'sed' && hasFlag(args, 'i', '--in-place'))
+        ? operands
+        : /^(?:cp|mv|install|ln|rsync|scp)$/.test(program)
+          ? operands.slice(-1)
+          : program === 'dd'
+            ? args.filter((arg) => arg.startsWith('of=')).map((arg) => arg.slice(3))
+            : [];
+    const place = written.map(persistenceIn).find((what) => what !== null);
+    if (place) this.findings.issue('persistence', at, `Writes to ${place}, which runs what it holds later.`, evidence);
+    const schedules =
+      (program === 'crontab' && !args.some((arg) => /^-[lr]$/.test(arg))) ||
+      ((program === 'at' || program === 'batch') && args.length > 0) ||
+      (program === 'systemctl' && args.some((arg) => /^(?:enable|link|preset)$/.test(arg))) ||
+      (program === 'launchctl' && args.some((arg) => /^(?:load|bootstrap|submit|enable)$/.test(arg))) ||
+      (program === 'git' && args.includes('config') && args.some((arg) => /^core\.hookspath$/i.test(arg)));
+    if (schedules)
+      this.findings.issue('persistence', at, `Installs something that runs later by itself (${program}).`, evidence);
   }
 
   private fileAccess({ program, args, words, at, evidence }: ProgramRun): void {
@@ -1115,6 +1181,9 @@ export class ShellInspector {
           continue;
         }
         if (operator.includes('>')) {
+          const place = persistenceIn(value);
+          if (place)
+            this.findings.issue('persistence', at, `Writes to ${place}, which runs what it holds later.`, evidence);
           if (isDevice(value)) this.findings.issue('destructive-command', at, 'Writes onto a disk device.', evidence);
           else if (isLogOrHistory(value))
             this.findings.issue(
