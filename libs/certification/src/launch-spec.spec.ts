@@ -156,6 +156,22 @@ describe('readLaunchSpec', () => {
   });
 });
 
+describe('a working folder', () => {
+  const inFolder = (cwd: string): McpServerRef => ({ ...stdio(['node', 'server.js']), cwd });
+
+  it.each(['/', '/etc', '~', '~/projects', '..', '../other-skill', 'server/../..', '$HOME', 'C:/Windows'])(
+    'outside the bundle (%s) is refused',
+    (cwd) => {
+      expect(codes(inFolder(cwd))).toContain('outside-bundle');
+      expect(readLaunchSpec(inFolder(cwd), BUNDLE).spec).toBeNull();
+    },
+  );
+
+  it.each(['.', 'servers', './bin'])('inside the bundle (%s) is accepted', (cwd) => {
+    expect(codes(inFolder(cwd))).not.toContain('outside-bundle');
+  });
+});
+
 describe('unsafeUrl', () => {
   it.each([
     'http://mcp.example.com/mcp',
@@ -179,15 +195,23 @@ describe('unsafeUrl', () => {
     'https://[::ffff:169.254.169.254]/',
     'https://user:secret@mcp.example.com/mcp',
     'https://printer.local/mcp',
+    'https://localtest.me/mcp',
+    'https://api.lvh.me/mcp',
+    'https://127.0.0.1.nip.io/mcp',
+    'https://10-0-0-1.sslip.io/mcp',
+    'https://app.169.254.169.254.nip.io/',
     'not a url',
   ])('refuses %s', (url) => {
     expect(unsafeUrl(url)).not.toBeNull();
   });
 
-  it.each(['https://mcp.example.com/mcp', 'https://8.8.8.8/mcp', 'https://[2606:4700::1111]/mcp'])(
-    'accepts %s',
-    (url) => {
-      expect(unsafeUrl(url)).toBeNull();
-    },
-  );
+  it.each([
+    'https://mcp.example.com/mcp',
+    'https://8.8.8.8/mcp',
+    'https://[2606:4700::1111]/mcp',
+    'https://8.8.8.8.nip.io/mcp',
+    'https://v1.2.3.api.example.com/mcp',
+  ])('accepts %s', (url) => {
+    expect(unsafeUrl(url)).toBeNull();
+  });
 });

@@ -46,6 +46,7 @@ export type LaunchProblemCode =
   | 'unsupported-launcher'
   | 'unsafe-url'
   | 'missing-file'
+  | 'outside-bundle'
   | 'unpinned';
 
 export interface LaunchProblem {
@@ -158,9 +159,24 @@ const problem = (code: LaunchProblemCode, message: string, fixHint = PIN_HINT): 
 export function readLaunchSpec(server: McpServerRef, bundleFiles: ReadonlySet<string>): LaunchVerdict {
   const envProblems = environmentProblems(server.env);
   const verdict = server.transport === 'stdio' ? stdioSpec(server.command ?? [], bundleFiles) : remoteSpec(server.url);
-  const problems = [...envProblems, ...verdict.problems];
+  const cwd = server.cwd === null ? null : cwdProblem(server.cwd);
+  const problems = [...envProblems, ...(cwd ? [cwd] : []), ...verdict.problems];
   const refused = problems.some((p) => p.code !== 'unpinned');
   return { spec: refused ? null : verdict.spec, pinned: problems.length === 0, problems };
+}
+
+/** A working folder is a folder of the bundle: `.`, `server`, `./tools/x`; never `/`, `~`, `..` or a variable. */
+function cwdProblem(cwd: string): LaunchProblem | null {
+  const segments = cwd.replace(/\\/g, '/').split('/');
+  const inside =
+    !/^(?:\/|~|[A-Za-z]:)/.test(cwd) && !/[$%`]/.test(cwd) && segments.every((segment) => segment !== '..');
+  return inside
+    ? null
+    : problem(
+        'outside-bundle',
+        `runs in \`${short(cwd)}\`, outside the skill's own folder`,
+        "Give `cwd` as a folder of the bundle (relative, without `..`), or leave it out to run in the skill's folder.",
+      );
 }
 
 function environmentProblems(env: Readonly<Record<string, string>>): LaunchProblem[] {
@@ -375,12 +391,29 @@ export function unsafeUrl(text: string): string | null {
   if (url.username !== '' || url.password !== '') return 'puts credentials in its URL';
   const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
   if (LOCAL_HOSTNAMES.test(host)) return `points at ${host}, a local or cloud-metadata host`;
+  const embedded = embeddedAddress(host);
+  if (embedded !== null && !isPublicAddress(embedded))
+    return `points at ${host}, a name that resolves to ${embedded}, a loopback, private, link-local or metadata address`;
   if (isIpLiteral(host) && !isPublicAddress(host))
     return `points at ${host}, a loopback, private, link-local or metadata address`;
   return null;
 }
 
 const IPV4 = /^(?:\d{1,3}\.){3}\d{1,3}$/;
+
+/**
+ * The address a name spells out, which wildcard DNS services (nip.io, sslip.io and their many
+ * clones) answer with: `127.0.0.1.nip.io`, `10-0-0-1.sslip.io`, `app.192.168.1.9.example`. Public
+ * names made to answer loopback (`localtest.me`, `lvh.me`) count as 127.0.0.1. The runtime checks
+ * every address a remote server's name resolves to when it connects.
+ */
+function embeddedAddress(host: string): string | null {
+  if (/(?:^|\.)(?:localtest\.me|lvh\.me|vcap\.me|localhost\.direct|traefik\.me|lacolhost\.com)$/i.test(host))
+    return '127.0.0.1';
+  if (isIpLiteral(host)) return null;
+  const match = /(?:^|[.-])((?:\d{1,3}[.-]){3}\d{1,3})(?:[.-]|$)/.exec(host);
+  return match ? (match[1] as string).replace(/-/g, '.') : null;
+}
 
 /** `URL` has already normalised the host: IPv4 to dotted decimal, IPv6 without brackets. */
 const isIpLiteral = (host: string): boolean => IPV4.test(host) || host.includes(':');

@@ -10,7 +10,9 @@
  * CPU and memory limits, its certified env only; `/proc` shows nothing of the runtime. With
  * `sandbox: off` they run as plain processes.
  */
+import { lookup } from 'node:dns/promises';
 import { statSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -24,7 +26,7 @@ import {
   type ServerLaunch,
 } from '@skillhub/live-probe';
 import { changedInstalledFiles } from '@skillhub/installer';
-import { SandboxStdioTransport } from '@skillhub/sandbox';
+import { SandboxStdioTransport, refusedAddress } from '@skillhub/sandbox';
 import type { CertifiedLaunch } from '../install/certified-launch';
 import type { RecentPackageChecks } from './recent-package-checks';
 import { type SandboxSetting, noSandbox } from './sandbox-setting';
@@ -151,8 +153,21 @@ async function plainTransport(
   return transport;
 }
 
-function remoteTransport(launch: Extract<CertifiedLaunch, { kind: 'remote' }>): Transport {
+/**
+ * A certified remote server, once every address its name resolves to now is public: a name can be
+ * pointed at loopback or a private network after certification (DNS rebinding, wildcard DNS).
+ */
+export async function remoteTransport(launch: Extract<CertifiedLaunch, { kind: 'remote' }>): Promise<Transport> {
   const url = new URL(launch.url);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const addresses = isIP(host) ? [{ address: host }] : await lookup(host, { all: true });
+  for (const { address } of addresses) {
+    const why = refusedAddress(address);
+    if (why)
+      throw new Error(
+        `its remote server's name ${host} resolves to ${address} (${why}); only public addresses are connected to`,
+      );
+  }
   return launch.transport === 'sse' ? new SSEClientTransport(url) : new StreamableHTTPClientTransport(url);
 }
 

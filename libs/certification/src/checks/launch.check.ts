@@ -22,6 +22,7 @@ const SEVERITY: Readonly<Record<LaunchProblemCode, Severity>> = {
   'unsupported-launcher': 'high',
   'unsafe-url': 'high',
   'missing-file': 'high',
+  'outside-bundle': 'critical',
   unpinned: 'medium',
 };
 
