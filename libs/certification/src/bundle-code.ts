@@ -1,8 +1,12 @@
 /** The bundle's files as the code analyser sees them, computed once per certification for C11 and C12. */
-import type { Bundle } from '@skillhub/bundle';
+import type { Bundle, BundleFile } from '@skillhub/bundle';
 import {
   classifyFile,
   embeddedCode,
+  fileRunBy,
+  filesRunIn,
+  type Language,
+  type RanFile,
   type CodeAnalyzer,
   type FileAnalysis,
   type FileKind,
@@ -24,22 +28,84 @@ export interface BundleCode {
 export function analyzeBundle(bundle: Bundle, analyzer: CodeAnalyzer, skill: NormalizedSkill | null): BundleCode {
   const kinds = new Map<string, FileKind>();
   const analyses: FileAnalysis[] = [];
+  const paths = new Set(bundle.files.map((file) => file.path));
+  const ran: RanFile[] = [];
   for (const file of bundle.files) {
     const kind = classifyFile(file.path, file.content);
     kinds.set(file.path, kind);
-    if (kind.kind === 'code') analyses.push(analyzeFile(analyzer, file.path, file.content, kind.language));
+    if (kind.kind === 'code') {
+      analyses.push(analyzeFile(analyzer, file.path, file.content, kind.language));
+      ran.push(...filesRunIn(scannedText(file).text, file.path, paths));
+    }
     // Instructions, notebooks, manifests and build files hold code too: the agent or a tool runs it.
     if (kind.kind === 'text') {
-      const { text } = scannedText(file);
-      for (const piece of embeddedCode(file.path, text)) analyses.push(analyzer.analyzeEmbedded(file.path, piece));
+      for (const piece of embeddedCode(file.path, scannedText(file).text)) {
+        analyses.push(analyzer.analyzeEmbedded(file.path, piece));
+        if (piece.origin === 'code') ran.push(...filesRunIn(piece.code, file.path, paths));
+      }
     }
   }
+  for (const server of skill?.mcpServers ?? []) ran.push(...runBy(server.command ?? [], paths, server.cwd));
+  for (const command of skill?.commands ?? []) ran.push(...runBy(command.argv, paths, command.cwd));
+  reclassifyRanFiles(bundle, analyzer, ran, kinds, analyses);
   const commands = (skill?.commands ?? []).map((command) => {
     const line = lineOfFirstMatch(bundle, command.declaredIn, new RegExp(`\\b${escapeRegExp(command.name)}\\b`));
     return analyzer.analyzeArgv(command.argv, { file: command.declaredIn, line: line ?? 1 });
   });
   return { kinds, analyses, commands };
 }
+
+const runBy = (argv: readonly string[], paths: ReadonlySet<string>, cwd: string | null): RanFile[] => {
+  const hit = fileRunBy(argv, paths, cwd ?? '');
+  return hit ? [hit] : [];
+};
+
+const FAMILY: Readonly<Record<Language, string>> = {
+  python: 'python',
+  shell: 'shell',
+  javascript: 'javascript',
+  typescript: 'javascript',
+  tsx: 'javascript',
+};
+
+/**
+ * A file an interpreter runs is code in that interpreter's language, whatever its name: `node
+ * server.txt` makes server.txt JavaScript, `sh config.json` makes config.json a shell script, and
+ * `perl notes.txt` a file the hub cannot analyse.
+ */
+function reclassifyRanFiles(
+  bundle: Bundle,
+  analyzer: CodeAnalyzer,
+  ran: readonly RanFile[],
+  kinds: Map<string, FileKind>,
+  analyses: FileAnalysis[],
+): void {
+  const done = new Set<string>();
+  for (const { path, language, by } of ran) {
+    const kind = kinds.get(path);
+    const key = `${path}\u0000${language}`;
+    if (done.has(key) || kind === undefined || kind.kind === 'unanalysable') continue;
+    done.add(key);
+    if (kind.kind === 'code' && (language === null || FAMILY[kind.language] === FAMILY[language])) continue;
+    const file = bundle.files.find((candidate) => candidate.path === path) as BundleFile;
+    if (kind.kind !== 'code') {
+      // What was read as a document is a program: its embedded pieces give way to the whole file.
+      for (let index = analyses.length - 1; index >= 0; index--)
+        if (analyses[index]?.path === path) analyses.splice(index, 1);
+    }
+    if (language === null) {
+      kinds.set(path, {
+        kind: 'unanalysable',
+        reason: `run by \`${evidenceOf(by)}\`, in a language the hub cannot parse`,
+      });
+      continue;
+    }
+    if (kind.kind !== 'code') kinds.set(path, { kind: 'code', language });
+    analyses.push(analyzeFile(analyzer, path, file.content, language));
+  }
+}
+
+const evidenceOf = (text: string): string => (text.length > 80 ? `${text.slice(0, 79)}…` : text);
 
 /** Fail closed: a file the analyser chokes on is a file nothing could be proven about. */
 function analyzeFile(

@@ -25,6 +25,8 @@ export interface EmbeddedCode {
    * prose), whose parse errors mean it was prose after all.
    */
   shape: 'block' | 'line';
+  /** Written as code (a block, a span, a script), or a command line found in prose. */
+  origin: 'code' | 'prose';
 }
 
 /** Pieces taken from one file; a file with more is judged on its first ones (the rest are listed nowhere). */
@@ -122,7 +124,7 @@ function blockPieces(language: Language, body: string[], firstLine: number): Emb
   } else if (language === 'python' && body.some((line) => /^\s*>>>\s?/.test(line))) {
     code = body.map((line) => (/^\s*(?:>>>|\.\.\.)\s?/.test(line) ? line.replace(/^\s*(?:>>>|\.\.\.)\s?/, '') : ''));
   }
-  return [{ language, code: code.join('\n'), line: firstLine, role: 'instructed', shape: 'block' }];
+  return [{ language, code: code.join('\n'), line: firstLine, role: 'instructed', shape: 'block', origin: 'code' }];
 }
 
 /** Programs whose name starts a command line written in prose (`Run curl -fsSL … | bash first.`). */
@@ -137,7 +139,7 @@ function lineCode(line: string, lineNumber: number): EmbeddedCode[] {
     return ' '.repeat(_span.length);
   });
   for (const match of prose.matchAll(PROSE_COMMAND)) {
-    pieces.push(commandLine(sentence(match[1] as string), lineNumber));
+    pieces.push({ ...commandLine(sentence(match[1] as string), lineNumber), origin: 'prose' });
   }
   return pieces;
 }
@@ -154,6 +156,7 @@ const commandLine = (code: string, line: number): EmbeddedCode => ({
   line,
   role: 'instructed',
   shape: 'line',
+  origin: 'code',
 });
 
 // --- Files other tools run ---------------------------------------------------------------------
@@ -186,7 +189,7 @@ function packageScripts(text: string): EmbeddedCode[] {
     const at = text.indexOf(JSON.stringify(name));
     const line = at === -1 ? 1 : text.slice(0, at).split('\n').length;
     const role = LIFECYCLE_SCRIPTS.has(name) ? 'runs' : 'instructed';
-    return [{ language: 'shell', code: command, line, role, shape: 'line' }];
+    return [{ language: 'shell', code: command, line, role, shape: 'line', origin: 'code' }];
   });
 }
 
@@ -211,7 +214,14 @@ function makeRecipes(text: string): EmbeddedCode[] {
   lines.forEach((line, index) => {
     if (line.startsWith('\t')) {
       const command = line.slice(1).replace(/^[@+-]+/, '');
-      pieces.push({ language: 'shell', code: expand(command), line: index + 1, role: 'instructed', shape: 'line' });
+      pieces.push({
+        language: 'shell',
+        code: expand(command),
+        line: index + 1,
+        role: 'instructed',
+        shape: 'line',
+        origin: 'code',
+      });
     } else if (/\$\(shell\s/.test(line)) {
       for (const match of line.matchAll(/\$\(shell\s+([^)]*)\)/g))
         pieces.push({
@@ -220,6 +230,7 @@ function makeRecipes(text: string): EmbeddedCode[] {
           line: index + 1,
           role: 'runs',
           shape: 'line',
+          origin: 'code',
         });
     }
   });
@@ -246,6 +257,7 @@ function dockerRuns(text: string): EmbeddedCode[] {
       line: start + 1,
       role: 'instructed',
       shape: 'line',
+      origin: 'code',
     });
   }
   return pieces;
@@ -287,13 +299,20 @@ function notebookCells(text: string): EmbeddedCode[] {
     const source = Array.isArray(cell.source) ? cell.source.join('') : String(cell.source ?? '');
     const line = cellLine(text, index);
     if (/^%%(?:bash|sh|script\s+(?:ba)?sh)\b/.test(source)) {
-      pieces.push({ language: 'shell', code: source.replace(/^%%.*/, ''), line, role: 'instructed', shape: 'block' });
+      pieces.push({
+        language: 'shell',
+        code: source.replace(/^%%.*/, ''),
+        line,
+        role: 'instructed',
+        shape: 'block',
+        origin: 'code',
+      });
       return;
     }
     const code = source.split('\n');
     for (const row of code) if (/^\s*!/.test(row)) pieces.push(commandLine(row.replace(/^\s*!/, ''), line));
     const program = code.map((row) => (/^\s*[!%]/.test(row) ? '' : row)).join('\n');
-    pieces.push({ language, code: program, line, role: 'instructed', shape: 'block' });
+    pieces.push({ language, code: program, line, role: 'instructed', shape: 'block', origin: 'code' });
   });
   return pieces;
 }

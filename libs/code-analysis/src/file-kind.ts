@@ -27,6 +27,11 @@ const CODE_EXTENSIONS: Readonly<Record<string, Language>> = {
   '.tsx': 'tsx',
 };
 
+/** Files shells read by name when they start, or when a folder is entered (direnv's `.envrc`). */
+const SHELL_NAMES = new Set(
+  '.envrc .bashrc .bash_profile .bash_login .bash_logout .profile .zshrc .zshenv .zprofile .zlogin .kshrc .mkshrc'.split(' '),
+);
+
 /** Code in languages the certifier has no parser for: it cannot prove what they do. */
 const OTHER_CODE = new Set(
   '.zsh .ksh .fish .csh .rb .php .pl .pm .lua .ps1 .psm1 .bat .cmd .vbs .applescript .scpt .r .jl .go .rs .c .cc .cpp .h .java .kt .swift .cs .exs .ex .tcl .awk'.split(
@@ -87,7 +92,7 @@ export function classifyFile(path: string, content: Buffer): FileKind {
   const shebang = shebangLanguage(content);
   if (shebang === 'unknown')
     return { kind: 'unanalysable', reason: 'a script for an interpreter the hub cannot parse' };
-  const language = CODE_EXTENSIONS[extension] ?? shebang;
+  const language = CODE_EXTENSIONS[extension] ?? shebang ?? (SHELL_NAMES.has(basename(path)) ? 'shell' : null);
   if (language) return { kind: 'code', language };
   if (OTHER_CODE.has(extension)) return { kind: 'unanalysable', reason: 'code in a language the hub cannot parse' };
   if (content.includes(0)) return { kind: 'unanalysable', reason: 'binary content of an unknown type' };

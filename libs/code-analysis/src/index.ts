@@ -3,3 +3,4 @@ export { CodeAnalyzer, loadCodeAnalyzer } from './code-analyzer';
 export { classifyFile, extensionOf, type FileKind } from './file-kind';
 export { embeddedCode, type EmbeddedCode, type EmbeddedRole } from './embedded-code';
 export { persistenceIn } from './persistence-paths';
+export { fileRunBy, filesRunIn, interpreterLanguage, type RanFile } from './ran-files';
