@@ -48,6 +48,7 @@ export function analyzeBundle(bundle: Bundle, analyzer: CodeAnalyzer, skill: Nor
   for (const server of skill?.mcpServers ?? []) ran.push(...runBy(server.command ?? [], paths, server.cwd));
   for (const command of skill?.commands ?? []) ran.push(...runBy(command.argv, paths, command.cwd));
   reclassifyRanFiles(bundle, analyzer, ran, kinds, analyses);
+  exfiltrationAcrossFiles(analyses, kinds);
   const commands = (skill?.commands ?? []).map((command) => {
     const line = lineOfFirstMatch(bundle, command.declaredIn, new RegExp(`\\b${escapeRegExp(command.name)}\\b`));
     return analyzer.analyzeArgv(command.argv, { file: command.declaredIn, line: line ?? 1 });
@@ -102,6 +103,41 @@ function reclassifyRanFiles(
     }
     if (kind.kind !== 'code') kinds.set(path, { kind: 'code', language });
     analyses.push(analyzeFile(analyzer, path, file.content, language));
+  }
+}
+
+/**
+ * Exfiltration is judged per file by the analyser (secrets read, and the network used, in one
+ * file); split over two files (one module reads `~/.aws/credentials` or the whole environment,
+ * another posts it) it is the same flow. The first code file that reads them and the first other
+ * code file that uses the network make it an exfiltration issue at that network use.
+ */
+function exfiltrationAcrossFiles(analyses: FileAnalysis[], kinds: ReadonlyMap<string, FileKind>): void {
+  const code = analyses.filter((analysis) => kinds.get(analysis.path)?.kind === 'code');
+  if (code.some((analysis) => analysis.issues.some((issue) => issue.kind === 'exfiltration'))) return;
+  const source = code
+    .map((analysis) => ({
+      path: analysis.path,
+      line:
+        analysis.issues.find((issue) => issue.kind === 'credentials-access')?.line ?? analysis.environmentRead ?? null,
+      what: analysis.issues.some((issue) => issue.kind === 'credentials-access')
+        ? 'credentials'
+        : 'the whole environment',
+    }))
+    .find((read) => read.line !== null);
+  if (!source) return;
+  for (const analysis of code) {
+    if (analysis.path === source.path) continue;
+    const network = analysis.capabilities.find((use) => use.capability === 'network');
+    if (!network) continue;
+    analysis.issues.push({
+      kind: 'exfiltration',
+      file: analysis.path,
+      line: network.line,
+      message: `Sends data over the network, and ${source.path} (line ${source.line}) reads ${source.what}: read in one file and sent from another, it leaves the machine all the same.`,
+      evidence: network.evidence,
+    });
+    return;
   }
 }
 

@@ -92,12 +92,16 @@ export interface FileAnalysis {
   capabilities: CapabilityUse[];
   issues: CodeIssue[];
   comments: CodeText[];
+  /** The first line that reads the whole environment, if any (another file may send it: see the certifier). */
+  environmentRead?: number;
 }
 
 /** What a constant shell command line does, as a shell would read it. */
 export interface ShellCommandAnalysis {
   capabilities: CapabilityUse[];
   issues: CodeIssue[];
+  /** The first line that reads the whole environment (dumps, copies or serialises it), if any. */
+  environmentRead?: number;
 }
 
 /** Where a finding inside an analysed string points. */

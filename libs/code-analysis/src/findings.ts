@@ -110,6 +110,7 @@ export class Findings {
     const uses = firstOfEach([...this.uses.values()], MAX_USES_PER_CAPABILITY);
     const issues = [...this.issues.values()].sort((a, b) => byLine(a.at, b.at)).slice(0, MAX_ISSUES_PER_FILE);
     return {
+      ...(this.environmentRead ? { environmentRead: this.environmentRead.line } : {}),
       capabilities: uses.map(({ capability, at }): CapabilityUse => ({
         capability,
         file: this.file,
