@@ -10,6 +10,8 @@ import type { PathInfo, Value } from './python-values';
 /** What the rules may ask of the evaluator. */
 export interface Interpreter {
   readonly findings: PythonFindings;
+  /** The file's source, as parsed. */
+  readonly source: string;
   argumentValue(argument: Argument): Value;
   text(node: SyntaxNode): string;
   /** `value.name`, resolved as the evaluator resolves attributes. */

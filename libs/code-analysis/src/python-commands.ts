@@ -2,7 +2,8 @@
  * What a process started from Python runs: an argument list read the way `execve` reads it
  * (through `env`, `sudo`, `timeout` …), shells and their `-c` command lines (handed to the shell
  * analyser when constant), interpreters given inline code (`python -c`, `node -e`), downloaded
- * files run as programs.
+ * files run as programs. Any other program run with constant arguments goes to the shell analyser
+ * as the command line it amounts to.
  */
 import type { CallSite } from './python-call-site';
 import { shellWords } from './python-literals';
@@ -207,7 +208,7 @@ function interpret(site: CallSite, name: string, args: readonly Value[], options
       return;
     }
     const script = words.findIndex((word) => word === null || !word.startsWith('-'));
-    if (script >= 0 && words[script] !== null && words[script - 1] === '-m') return;
+    if (script >= 0 && words[script] !== null && words[script - 1] === '-m') return commandLine(site, name, words);
     if (script >= 0) runsFile(site, args[script] as Value, `with ${name}`);
     return;
   }
@@ -216,7 +217,23 @@ function interpret(site: CallSite, name: string, args: readonly Value[], options
     if ((name === 'nc' || name === 'ncat' || name === 'netcat') && words.some((word) => word === '-e' || word === '-c'))
       site.issue('reverse-shell', `Hands a program to ${name} -e, wiring it to a network connection.`);
   }
+  commandLine(site, name, words);
 }
+
+/**
+ * A program run with constant arguments goes to the shell analyser as the command line it amounts
+ * to (`pip install --index-url …`, `rm -rf ~`): what a command does does not depend on whether a
+ * shell split its words.
+ */
+function commandLine(site: CallSite, program: string, words: readonly (string | null)[]): void {
+  if (words.some((word) => word === null)) return;
+  const line = [program, ...(words as string[])].map(quoteWord).join(' ');
+  site.py.findings.shellFindings(site.py.shell(line, site.node.startPosition.row + 1));
+}
+
+/** A word as a shell reads it back: quoted unless it has nothing a shell would read. */
+export const quoteWord = (word: string): string =>
+  /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'"'"'`)}'`;
 
 function joinWords(args: readonly Value[]): Value | null {
   const texts = args.map((arg) => constantStrings(arg));

@@ -18,7 +18,7 @@ import {
 } from './python-literals';
 import type { Binding, PythonNames, Scope } from './python-names';
 import { environmentValue, joinPaths, parentOf, pathCredential, pathOf } from './python-paths';
-import { canonicalName, isFollowed, ruleFor, type Rule } from './python-rules';
+import { NATIVE_MODULES, canonicalName, isFollowed, ruleFor, type Rule } from './python-rules';
 import {
   DECODED,
   UNKNOWN,
@@ -276,6 +276,8 @@ export class PythonEvaluator implements Interpreter {
     if (name === '__builtins__') value = ref('builtins');
     else if (name === '__file__') value = unknown(0, { root: 'skill', text: '<skill>/__file__' });
     else if (name === '__name__') value = str('__main__');
+    // A module's own package: `importlib.resources.files(__package__)` names no other.
+    else if (name === '__package__') value = str('');
     else if (BUILTIN_NAMES.has(name)) value = ref(`builtins.${name}`);
     if (!value) return null;
     const definite = this.names.definiteBindings(name);
@@ -781,9 +783,6 @@ export class PythonEvaluator implements Interpreter {
     return null;
   }
 }
-
-/** Modules whose only use is loading native code. */
-export const NATIVE_MODULES = new Set(['ctypes', '_ctypes', 'cffi']);
 
 /** Methods that read a namespace dictionary by key (`builtins.__dict__.get("exec")`). */
 const NAMESPACE_GETTERS = new Set(['get', '__getitem__', 'pop', 'setdefault']);

@@ -57,8 +57,9 @@ export function joinPaths(parts: readonly PathInfo[]): PathInfo {
   return result ?? { root: 'relative', text: '' };
 }
 
-/** The folder of a path (`os.path.dirname`, `Path.parent`), with its root kept. */
+/** The folder of a path (`os.path.dirname`, `Path.parent`), with its root kept; the home folder's is `~/..`. */
 export function parentOf(path: PathInfo): PathInfo {
+  if (path.root === 'home' && /^~[\\/]?$/.test(path.text)) return { root: 'home', text: '~/..' };
   const cut = Math.max(path.text.lastIndexOf('/'), path.text.lastIndexOf('\\'));
   return { root: path.root, text: cut > 0 ? path.text.slice(0, cut) : path.text };
 }

@@ -3,10 +3,21 @@
  * programs or code, reach the network, the environment or files, load native code, decode
  * payloads or build paths. A name no rule knows is an ordinary call.
  */
-import { SHELLS, programName, runArgv, runsFile, shellCommand } from './python-commands';
+import { persistenceIn } from './persistence-paths';
+import { SHELLS, programName, quoteWord, runArgv, runsFile, shellCommand } from './python-commands';
 import type { CallSite } from './python-call-site';
 import { decodeBase64, decodeHex, rot13, shellWords } from './python-literals';
 import { READ_OUTSIDE, environmentValue, joinPaths, parentOf, pathOf, pathOfText, pathsOf } from './python-paths';
+import {
+  ARMING_KEYWORDS,
+  CALLABLE_OR_CODE,
+  SINKS,
+  WHOLE_MODULE_SINKS,
+  sinksIn,
+  sinksOf,
+  type SinkKind,
+} from './python-sinks';
+import { isDestructiveTarget } from './shell-paths';
 import {
   DECODED,
   DOWNLOADED,
@@ -97,6 +108,8 @@ const NAME_ALIASES: ReadonlyMap<string, string> = new Map([
   ['requests.api', 'requests'],
   ['websockets.client', 'websockets'],
   ['websockets.server', 'websockets'],
+  ['asyncio.subprocess.create_subprocess_shell', 'asyncio.create_subprocess_shell'],
+  ['asyncio.subprocess.create_subprocess_exec', 'asyncio.create_subprocess_exec'],
 ]);
 
 /** The canonical spelling of a qualified name (module aliases first, then the longest renamed prefix). */
@@ -118,6 +131,14 @@ const FOLLOWED = new Set<string>();
 /** Whether a value of this qualified name can lead to something the rules report. */
 export function isFollowed(name: string): boolean {
   return FOLLOWED.has(name) || ROOT_RULES.has(name.split('.')[0] as string) || DANGEROUS_NAMESPACES.has(name);
+}
+
+/** Names with a member a rule knows (`os` has `os.system`; `logging` has none, only its submodule `logging.config`). */
+const RULED_PARENTS = new Set<string>();
+
+/** Whether a member of `name` looked up by a computed name can be one the rules know. */
+export function hasRuledMembers(name: string): boolean {
+  return RULED_PARENTS.has(name) || ROOT_RULES.has(name.split('.')[0] as string) || DANGEROUS_NAMESPACES.has(name);
 }
 
 /** Modules and namespaces that reach code execution through their members. */
@@ -182,13 +203,9 @@ define('dynamic', ['builtins.__import__', 'importlib.__import__'], (site) => imp
 define('dynamic', ['importlib.import_module'], (site) => importsByName(site, true));
 define('dynamic', ['importlib.reload', 'imp.reload', 'builtins.reload'], (site) =>
   site.issue('dynamic-code', 'Reloads a module at run time.'));
-define('dynamic', ['runpy.run_path', 'runpy.run_module'], (site) =>
-  runsCode(
-    site,
-    `Runs a Python file or module chosen at run time with runpy.${short(site.callee)}().`,
-    0,
-    'path_name',
-  ));
+define('dynamic', sinksIn('runpy'), (site) =>
+  runsCode(site, `Runs a Python file or module chosen at run time with runpy.${short(site.callee)}().`, 0, 'path_name'),
+);
 define('dynamic', [
   'imp.load_source',
   'imp.load_module',
@@ -201,20 +218,16 @@ define('dynamic', [
 define('dynamic', ['importlib.util.module_from_spec', 'importlib.util.spec_from_loader', 'zipimport.zipimporter'], (
   site,
 ) => site.issue('dynamic-code', `Loads a module at run time with ${short(site.callee)}().`));
-define('dynamic', ['types.FunctionType', 'types.CodeType', 'types.LambdaType'], (site) =>
-  runsCode(site, `Builds a function from a code object at run time with types.${short(site.callee)}.`));
+define('dynamic', sinksIn('types'), (site) =>
+  runsCode(site, `Builds a function from a code object at run time with types.${short(site.callee)}.`),
+);
 define('dynamic', [
-  'pickle.loads',
-  'pickle.load',
-  'pickle.Unpickler',
+  ...sinksOf('unpickles'),
   'dill.loads',
   'dill.load',
   'cloudpickle.loads',
   'cloudpickle.load',
   'joblib.load',
-  'shelve.open',
-  'marshal.loads',
-  'marshal.load',
   'jsonpickle.decode',
   'pandas.read_pickle',
   'yaml.unsafe_load',
@@ -225,15 +238,8 @@ define('watch', ['yaml.load', 'yaml.load_all'], (site) => {
   if (loader && refNames(loader).some((name) => name === 'yaml.Loader' || name === 'yaml.UnsafeLoader'))
     runsCode(site, `Deserialises YAML with a loader that builds arbitrary Python objects.`);
 });
-define('dynamic', [
-  'code.InteractiveInterpreter',
-  'code.InteractiveConsole',
-  'code.interact',
-  'code.compile_command',
-  'codeop.compile_command',
-  'codeop.Compile',
-  'codeop.CommandCompiler',
-], (site) => site.issue('dynamic-code', `Runs an interpreter on code given at run time (${site.callee}).`));
+define('dynamic', [...sinksIn('code'), ...sinksIn('codeop')], (site) =>
+  site.issue('dynamic-code', `Runs an interpreter on code given at run time (${site.callee}).`));
 
 /** `getattr(obj, name)`: a constant name resolves; a computed one on a module that reaches code is dynamic code. */
 function attributeByName(site: CallSite, objectIndex: number): Value {
@@ -249,7 +255,7 @@ function attributeByName(site: CallSite, objectIndex: number): Value {
     if (option.kind !== 'ref') return unknown(taintOf(option));
     const namespace = !option.name.includes('(') || option.name === 'builtins.globals()';
     if (!names) {
-      if (namespace && isFollowed(option.name))
+      if (namespace && hasRuledMembers(option.name))
         site.issue('dynamic-code', `Looks up an attribute of ${option.name} by a name computed at run time.`);
       return unknown(option.taint);
     }
@@ -269,7 +275,7 @@ define('namespace', ['builtins.setattr', 'builtins.delattr'], (site) => {
   for (const target of object ? refNames(object) : []) {
     if (target === 'builtins')
       site.issue('dynamic-code', `Rebinds a builtin at run time with ${short(site.callee)}().`);
-    else if (!names && !target.includes('(') && isFollowed(target))
+    else if (!names && !target.includes('(') && hasRuledMembers(target))
       site.issue('dynamic-code', `Sets an attribute of ${target} by a name computed at run time.`);
   }
 });
@@ -294,7 +300,12 @@ define('watch', ['operator.attrgetter', 'operator.methodcaller'], (site) => {
 // --- native code --------------------------------------------------------------------------
 
 const native = (site: CallSite): void => site.issue('native-code', `Calls native code through ${site.callee}.`);
-for (const root of ['ctypes', '_ctypes', 'cffi']) ROOT_RULES.set(root, { category: 'native', run: native });
+/** Modules whose only use is loading native code: the standard library's (python-sinks.ts) and cffi. */
+export const NATIVE_MODULES: ReadonlySet<string> = new Set([
+  ...[...WHOLE_MODULE_SINKS].filter(([, kind]) => kind === 'native').map(([root]) => root),
+  'cffi',
+]);
+for (const root of NATIVE_MODULES) ROOT_RULES.set(root, { category: 'native', run: native });
 define('native', [
   'sys.setdlopenflags',
   'importlib.machinery.ExtensionFileLoader',
@@ -384,6 +395,7 @@ define('process', [
   'popen2.popen3',
   'popen2.popen4',
   'asyncio.create_subprocess_shell',
+  'imaplib.IMAP4_stream',
   'invoke.run',
   'invoke.sudo',
 ], shellAt(0, 'cmd'));
@@ -612,6 +624,7 @@ define('network', ['urllib.request.urlretrieve'], (site) => {
   if (!target) return { kind: 'seq', items: [unknown(DOWNLOADED), UNKNOWN], taint: 0 };
   site.capability('file_write');
   const value = site.py.argumentValue(target);
+  persists(site, value);
   const key = site.py.pathKey(target, value);
   if (key) site.py.findings.downloaded(key);
   return { kind: 'seq', items: [value, UNKNOWN], taint: 0 };
@@ -804,6 +817,7 @@ function opens(site: CallSite, pathValue: Value | null, pathKey: string | null, 
     return ref('builtins.open()');
   }
   touches(site, pathValue, { writes, reads });
+  if (writes) persists(site, pathValue);
   const path = pathOf(pathValue);
   const file = pathKey ? { ...path, key: pathKey } : path;
   // Only a file opened for writing is followed (what is written to it may be a download).
@@ -817,6 +831,14 @@ function touches(site: CallSite, value: Value, access: { writes: boolean; reads:
     if (path.root === 'temp') continue;
     if (access.writes) site.capability('file_write');
     if (access.reads && !access.writes && READ_OUTSIDE.has(path.root)) site.capability('file_read');
+  }
+}
+
+/** Content written to a place that runs it later, or to the skill's own instructions, is persistence. */
+function persists(site: CallSite, value: Value): void {
+  for (const path of pathsOf(value)) {
+    const what = path.root === 'temp' ? null : persistenceIn(path.text);
+    if (what) site.issue('persistence', `Writes to ${what} (${path.text}).`);
   }
 }
 
@@ -848,6 +870,7 @@ define('file_read', ['os.open'], (site) => {
   const flags = site.argumentNode(1, 'flags');
   const writes = flags !== null && /O_(WRONLY|RDWR|CREAT|APPEND|TRUNC)/.test(site.py.text(flags));
   if (path) touches(site, path, { writes, reads: !writes });
+  if (path && writes) persists(site, path);
 });
 /** Content written to an open file: a download when the content was fetched. */
 define('watch', ['builtins.open().write', 'builtins.open().writelines'], (site) => {
@@ -888,11 +911,31 @@ define('file_write', [
   'os.mkfifo',
   'os.mknod',
   'os.utime',
-  'shutil.rmtree',
   'shutil.chown',
   'shutil.make_archive',
 ], writesPaths(0));
-define('file_write', ['os.rename', 'os.renames', 'os.replace', 'os.link', 'os.symlink'], writesPaths(0, 1));
+define('file_write', ['shutil.rmtree'], (site) => {
+  writesPaths(0)(site);
+  const target = site.value(0, 'path');
+  for (const path of target ? pathsOf(target) : [])
+    if (destroys(path)) site.issue('destructive-command', `Deletes ${path.text} and everything in it.`);
+});
+
+/**
+ * Whether deleting a path destroys the system or a home folder (shell-paths.ts), read as the
+ * shell rules read `rm -rf "$DIR"`: every unknown part left empty. A path whose start is computed,
+ * temporary or the skill's own says nothing.
+ */
+function destroys(path: PathInfo): boolean {
+  if (path.root !== 'home' && path.root !== 'absolute' && path.root !== 'relative') return false;
+  return path.text !== '' && isDestructiveTarget(path.text.replace(/\*/g, ''));
+}
+
+define('file_write', ['os.rename', 'os.renames', 'os.replace', 'os.link', 'os.symlink'], (site) => {
+  writesPaths(0, 1)(site);
+  const target = site.value(1, 'dst');
+  if (target) persists(site, target);
+});
 define('file_write', [
   'shutil.copy',
   'shutil.copy2',
@@ -905,6 +948,8 @@ define('file_write', [
   const source = site.value(0, 'src');
   if (source) touches(site, source, { writes: false, reads: true });
   writesPaths(1)(site);
+  const target = site.value(1, 'dst');
+  if (target) persists(site, target);
 });
 define('file_write', ['shutil.unpack_archive'], writesPaths(1));
 for (const archive of ['tarfile.open()', 'tarfile.TarFile()', 'zipfile.ZipFile()'])
@@ -913,19 +958,27 @@ for (const archive of ['tarfile.open()', 'tarfile.TarFile()', 'zipfile.ZipFile()
 const receiverPath = (site: CallSite): Value => site.receiver ?? UNKNOWN;
 define(
   'file_write',
-  ['touch', 'mkdir', 'unlink', 'rmdir', 'chmod', 'lchmod', 'symlink_to', 'hardlink_to', 'link_to'].map(
-    (method) => `pathlib.Path().${method}`,
-  ),
+  ['touch', 'mkdir', 'unlink', 'rmdir', 'chmod', 'lchmod'].map((method) => `pathlib.Path().${method}`),
   (site) => touches(site, receiverPath(site), { writes: true, reads: false }),
+);
+define(
+  'file_write',
+  ['symlink_to', 'hardlink_to', 'link_to'].map((method) => `pathlib.Path().${method}`),
+  (site) => {
+    touches(site, receiverPath(site), { writes: true, reads: false });
+    persists(site, receiverPath(site));
+  },
 );
 define('file_write', ['pathlib.Path().rename', 'pathlib.Path().replace'], (site) => {
   touches(site, receiverPath(site), { writes: true, reads: false });
   const target = site.value(0, 'target');
   if (target) touches(site, target, { writes: true, reads: false });
+  if (target) persists(site, target);
 });
 define('file_write', ['pathlib.Path().write_text', 'pathlib.Path().write_bytes'], (site) => {
   const receiver = receiverPath(site);
   touches(site, receiver, { writes: true, reads: false });
+  persists(site, receiver);
   const content = site.value(0, 'data');
   const key = site.py.pathKey(null, receiver);
   if (content && key && taintOf(content) & DOWNLOADED) site.py.findings.downloaded(key);
@@ -1180,8 +1233,6 @@ define('pure', ['json.loads', 'json.load', 'ast.literal_eval', 'io.BytesIO', 'io
   site,
 ) => unknown(taintOf(site.value(0) ?? UNKNOWN)));
 
-const quoteWord = (word: string): string => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'"'"'`)}'`);
-
 /** Members whose names alone say they run programs or code (`operator.attrgetter("system")`). */
 const DANGEROUS_MEMBERS = new Set([
   'system',
@@ -1199,6 +1250,92 @@ const DANGEROUS_MEMBERS = new Set([
   'check_output',
   'spawn',
 ]);
+
+// --- the standard library's other sinks --------------------------------------------------
+
+/**
+ * `logging.config.dictConfig`: a `"()"` key names a factory that is imported and called with the
+ * rest of its entry (`{"()": "os.system", "command": …}`). The configuration is rarely a display
+ * at the call, so a `"()"` key anywhere in the file is taken as handed to it.
+ */
+define('watch', ['logging.config.dictConfig'], (site) => {
+  if (/(["'])\(\)\1\s*:/.test(site.py.source))
+    site.issue('dynamic-code', 'Configures logging with a "()" factory, which dictConfig imports and calls by name.');
+});
+
+/** Whether a string handed to a sink is not known: computed, decoded or downloaded (a constant or an object is known). */
+function isComputedText(value: Value): boolean {
+  return alternatives(value).some((option) => {
+    if (option.kind === 'unknown') return option.path?.root !== 'skill';
+    if (option.kind === 'seq') return option.items.some(isComputedText);
+    return option.kind === 'str' && (option.taint & (DECODED | DOWNLOADED)) !== 0;
+  });
+}
+
+/** A module imported by name: a constant name is an import like any other. */
+function importsNamed(site: CallSite): void {
+  const name = site.value(0);
+  if (name && isComputedText(name))
+    site.issue('dynamic-code', `Imports a module named at run time with ${site.callee}().`);
+}
+
+/** Sinks that return the object a dotted name (`os.system`, `os:system`) names. */
+const OBJECT_RESOLVERS = new Set(['pydoc.locate', 'pkgutil.resolve_name']);
+
+/** A dotted name resolved to an object: reported whatever the name, and followed when it is a constant. */
+function resolvesName(site: CallSite): Value | void {
+  site.issue('dynamic-code', `Resolves a name given as a string to an object with ${site.callee}().`);
+  const name = OBJECT_RESOLVERS.has(site.callee) ? site.value(0, 'name') : null;
+  const names = name ? constantStrings(name) : null;
+  if (!names) return;
+  return union(names.map((text) => site.py.importedModule(site.node, text.replace(':', '.'))));
+}
+
+/**
+ * `timeit.timeit(stmt, setup)`: a callable is timed, a string is run. A value of unknown origin is
+ * taken for a callable (a function, a lambda, a parameter) unless it was decoded or downloaded.
+ */
+function runsCodeOrCallable(site: CallSite): void {
+  const isCode = (value: Value | null): boolean =>
+    value !== null &&
+    (alternatives(value).some((option) => option.kind === 'str') || (taintOf(value) & (DECODED | DOWNLOADED)) !== 0);
+  const index = [site.value(0, 'stmt'), site.value(1, 'setup')].findIndex(isCode);
+  if (index >= 0) runsCode(site, `Runs code given as a string with ${site.callee}().`, index, index ? 'setup' : 'stmt');
+}
+
+const SINK_RULES: Readonly<Record<SinkKind, Rule>> = {
+  imports: { category: 'watch', run: importsNamed },
+  evaluates: {
+    category: 'dynamic',
+    run: (site) => runsCode(site, `Runs code given at run time with ${site.callee}().`),
+  },
+  'resolves-name': { category: 'dynamic', run: resolvesName },
+  unpickles: {
+    category: 'dynamic',
+    run: (site) => runsCode(site, `Deserialises data that can carry code with ${site.callee}().`),
+  },
+  spawns: { category: 'process', run: (site) => site.capability('process_exec') },
+  native: { category: 'native', run: native },
+};
+
+/** A sink that only acts when a keyword is true (`register_instance(obj, allow_dotted_names=True)`). */
+const armed =
+  (keyword: string, rule: Rule): Rule['run'] =>
+  (site) => {
+    const value = site.keyword(keyword);
+    return value && alternatives(value).some(isTruthy) ? rule.run(site) : undefined;
+  };
+
+// Every sink of the standard library no rule above refines is reported by its kind.
+for (const [name, kind] of SINKS) {
+  const canonical = canonicalName(name);
+  if (name.endsWith('.*') || ruleFor(canonical)) continue;
+  const rule = CALLABLE_OR_CODE.has(canonical)
+    ? { category: 'dynamic' as const, run: runsCodeOrCallable }
+    : SINK_RULES[kind];
+  const keyword = ARMING_KEYWORDS.get(canonical);
+  RULES.set(canonical, keyword ? { category: 'watch', run: armed(keyword, rule) } : rule);
+}
 
 // --- forwarders ---------------------------------------------------------------------------
 
@@ -1265,6 +1402,7 @@ export const INSPECTORS = new Set([
 for (const [name, rule] of RULES) {
   if (rule.category === 'pure') continue;
   const parts = name.split('.');
+  RULED_PARENTS.add(parts.slice(0, -1).join('.'));
   for (let index = 1; index <= parts.length; index++) {
     const prefix = parts.slice(0, index).join('.');
     FOLLOWED.add(prefix);

@@ -136,10 +136,11 @@ export class PythonUses {
     }
     if (top.type === 'call' && this.onlyBuildsValues(top)) return;
     const value = this.py.evaluate(top);
-    // `Path(a) / "b"`: the joined path is what gets bound and used.
-    if (subject !== top && alternatives(value).some((option) => option.kind === 'ref' && option.path))
-      this.context(subject, this.py.evaluate(subject));
-    else this.context(top, value);
+    // `Path(a) / "b"`: the joined path is what gets bound and used, or called (`(Path(a) / "b").write_text(…)`).
+    if (subject !== top && alternatives(value).some((option) => option.kind === 'ref' && option.path)) {
+      const used = this.chainTop(subject);
+      this.context(used, this.py.evaluate(used));
+    } else this.context(top, value);
   }
 
   /** The outermost expression a name starts: `os` in `os.path.join(a, b).strip()` starts the whole chain. */

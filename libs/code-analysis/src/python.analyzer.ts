@@ -7,11 +7,11 @@
 import type { CodeText } from './analysis.types';
 import type { AnalyzerContext, LanguageAnalysis } from './analyzer-context';
 import type { SyntaxNode } from './grammars';
-import { NATIVE_MODULES, PythonEvaluator } from './python-evaluator';
+import { PythonEvaluator } from './python-evaluator';
 import { PythonFindings } from './python-findings';
 import { splitStringLiteral } from './python-literals';
 import { PythonNames } from './python-names';
-import { FOLLOWED_BUILTINS, canonicalName, followedMembers, isFollowed } from './python-rules';
+import { FOLLOWED_BUILTINS, NATIVE_MODULES, canonicalName, followedMembers, isFollowed } from './python-rules';
 import { foreignCodingCookie, universalNewlines } from './python-source';
 import { PythonUses } from './python-uses';
 import { firstSyntaxError, lineOf } from './syntax';
