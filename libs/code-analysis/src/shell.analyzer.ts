@@ -9,7 +9,7 @@ import type { AnalyzerContext, LanguageAnalysis } from './analyzer-context';
 import type { Grammars } from './grammars';
 import { evidenceText } from './evidence';
 import { Findings } from './findings';
-import { ShellInspector, lines } from './shell-inspector';
+import { ShellInspector, lines, type NestedCode } from './shell-inspector';
 import { firstSyntaxError, lineOf, walk } from './syntax';
 
 export function analyzeShell(text: string, context: AnalyzerContext): LanguageAnalysis {
@@ -26,7 +26,7 @@ export function analyzeShell(text: string, context: AnalyzerContext): LanguageAn
       const line = lineOf(error);
       findings.issue('unparsable', line, unparsable('script'), text.split('\n')[line - 1] ?? '');
     } else {
-      new ShellInspector(context.grammars, findings).inspect(tree.rootNode, lines(null), 0, comments);
+      new ShellInspector(context.grammars, findings, context.code).inspect(tree.rootNode, lines(null), 0, comments);
     }
   } finally {
     tree.delete();
@@ -34,14 +34,19 @@ export function analyzeShell(text: string, context: AnalyzerContext): LanguageAn
   return { ...findings.result(), comments };
 }
 
-export function analyzeShellCommand(command: string, grammars: Grammars, at: SourceLocation): ShellCommandAnalysis {
+export function analyzeShellCommand(
+  command: string,
+  grammars: Grammars,
+  at: SourceLocation,
+  nested?: NestedCode,
+): ShellCommandAnalysis {
   const findings = new Findings(at.file);
   const tree = grammars.parse('shell', command);
   try {
     if (firstSyntaxError(tree.rootNode)) {
       findings.issue('unparsable', at.line, unparsable('command line'), command);
     } else {
-      new ShellInspector(grammars, findings).inspect(tree.rootNode, lines(at.line), 0);
+      new ShellInspector(grammars, findings, nested).inspect(tree.rootNode, lines(at.line), 0);
     }
   } finally {
     tree.delete();
@@ -52,12 +57,17 @@ export function analyzeShellCommand(command: string, grammars: Grammars, at: Sou
 /**
  * What running `argv` without a shell does (execve): the program always runs (process_exec, the
  * argv as evidence), and the rules read it as they read a command line whose words are exactly
- * these, so `sh -c <line>` has its line parsed as shell, `python -c <code>` is dynamic code and
+ * these, so `sh -c <line>` has its line parsed as shell, `python -c <code>` as Python and
  * a URL handed to a shell is download-and-run. A `{name}` placeholder (SwarmKit fills it with a
  * value at run time, inside its one element) is input: a shell line or a program that holds one
  * is built from input. `${VAR}` is left to the program: no launcher expands it in argv.
  */
-export function analyzeArgv(argv: readonly string[], grammars: Grammars, at: SourceLocation): ShellCommandAnalysis {
+export function analyzeArgv(
+  argv: readonly string[],
+  grammars: Grammars,
+  at: SourceLocation,
+  nested?: NestedCode,
+): ShellCommandAnalysis {
   const findings = new Findings(at.file);
   if (argv.length === 0) return findings.result();
   // execve reads each argument up to its first NUL: what follows is never seen by the program.
@@ -66,7 +76,7 @@ export function analyzeArgv(argv: readonly string[], grammars: Grammars, at: Sou
   findings.capability('process_exec', at.line, evidence);
   const line = commandLine(args);
   const shown = evidenceText(line);
-  const analysis = analyzeShellCommand(line, grammars, at);
+  const analysis = analyzeShellCommand(line, grammars, at, nested);
   // The line is the hub's spelling of the argv: findings about the whole of it show the argv as written.
   const proof = (text: string): string => (text === shown ? evidence : text);
   for (const use of analysis.capabilities) findings.capability(use.capability, use.line, proof(use.evidence));
