@@ -14,8 +14,11 @@ import { extensionOf } from './file-kind';
 
 export type EmbeddedRole = 'runs' | 'instructed';
 
+/** The languages code is found in: those the analysers parse, and PowerShell, read a line at a time (powershell-lines.ts). */
+export type EmbeddedLanguage = Language | 'powershell';
+
 export interface EmbeddedCode {
-  language: Language;
+  language: EmbeddedLanguage;
   code: string;
   /** 1-based line of the host file where `code` starts. */
   line: number;
@@ -60,17 +63,41 @@ const SHELL_TAGS =
 const PYTHON_TAGS = /^(?:py|python|python3|py3|ipython|ipython3|pycon|pyi|sage)$/;
 const JAVASCRIPT_TAGS = /^(?:js|javascript|node|nodejs|mjs|cjs|jsx)$/;
 const TYPESCRIPT_TAGS = /^(?:ts|typescript|mts|cts|tsx|deno)$/;
+const POWERSHELL_TAGS = /^(?:powershell|pwsh|ps|ps1|posh)$/;
 /** Blocks that hold data or output, never a program a reader runs. */
 const DATA_TAGS =
   /^(?:json|jsonc|json5|yaml|yml|toml|xml|html|htm|css|scss|csv|tsv|diff|patch|markdown|md|mermaid|graphql|gql|sql|ini|cfg|conf|properties|svg|dot|latex|tex|math|regex|http|proto|protobuf|csharp|cs|java|kotlin|swift|go|golang|rust|rs|c|cpp|c\+\+|h|hpp|objc|scala|haskell|elixir|erlang|clojure|dart|r|julia|matlab)$/;
 
+const tagOf = (info: string): string => (info.trim().split(/[\s{,]/, 1)[0] ?? '').toLowerCase().replace(/^\./, '');
+
+/** Data blocks whose values an agent is told to use: a value can be a command line (`"license": "x && wget … & bash s.sh"`). */
+const CONFIG_TAGS = /^(?:json|jsonc|json5|yaml|yml|toml|ini|env|dotenv)$/;
+
+/** What shell runs: a program the prose rule knows, or shell punctuation that chains or substitutes commands. */
+const COMMAND_LIKE = /\|\||&&|[|;&]\s*\w|\$\(|`/;
+
+/** Quoted and `key: value` strings of a data block that read as command lines, each on its line. */
+function configStrings(body: string[], firstLine: number): EmbeddedCode[] {
+  return body.flatMap((line, index) => {
+    const values = [...line.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|^\s*[\w.-]+\s*[:=]\s*([^"'\s#][^#]*)$/g)].map(
+      (match) => (match[1] ?? match[2] ?? match[3] ?? '').replace(/\\(["\\/])/g, '$1').trim(),
+    );
+    return values
+      .filter(
+        (value) => /\s/.test(value) && (COMMAND_LIKE.test(value) || new RegExp(PROSE_COMMAND.source).test(` ${value}`)),
+      )
+      .map((value) => commandLine(value, firstLine + index));
+  });
+}
+
 /** What language a fenced block's info string names, sniffing untagged and text blocks; null for data. */
-function blockLanguage(info: string, body: string): Language | null {
-  const tag = (info.trim().split(/[\s{,]/, 1)[0] ?? '').toLowerCase().replace(/^\./, '');
+function blockLanguage(info: string, body: string): EmbeddedLanguage | null {
+  const tag = tagOf(info);
   if (SHELL_TAGS.test(tag)) return 'shell';
   if (PYTHON_TAGS.test(tag)) return 'python';
   if (JAVASCRIPT_TAGS.test(tag)) return 'javascript';
   if (TYPESCRIPT_TAGS.test(tag)) return tag === 'tsx' ? 'tsx' : 'typescript';
+  if (POWERSHELL_TAGS.test(tag)) return 'powershell';
   if (DATA_TAGS.test(tag)) return null;
   return sniff(body);
 }
@@ -101,6 +128,7 @@ function documentCode(text: string): EmbeddedCode[] {
       const body = dedent(lines.slice(index + 1, end), indent.length);
       const language = blockLanguage(info, body.join('\n'));
       if (language) pieces.push(...blockPieces(language, body, index + 2));
+      else if (CONFIG_TAGS.test(tagOf(info))) pieces.push(...configStrings(body, index + 2));
       index = end;
       continue;
     }
@@ -117,7 +145,7 @@ const dedent = (body: string[], width: number): string[] =>
  * A block as a program: a console session keeps only its prompted lines (the rest is output), a
  * Python session its `>>>` and `...` lines; lines are kept in place (blanked) so lines still match.
  */
-function blockPieces(language: Language, body: string[], firstLine: number): EmbeddedCode[] {
+function blockPieces(language: EmbeddedLanguage, body: string[], firstLine: number): EmbeddedCode[] {
   let code = body;
   if (language === 'shell' && body.some((line) => /^\s*[$%#]\s/.test(line) && !/^\s*#\s/.test(line))) {
     code = body.map((line) => (/^\s*[$%]\s/.test(line) ? line.replace(/^\s*[$%]\s/, '') : ''));
