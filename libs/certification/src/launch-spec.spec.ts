@@ -170,6 +170,14 @@ describe('a working folder', () => {
   it.each(['.', 'servers', './bin'])('inside the bundle (%s) is accepted', (cwd) => {
     expect(codes(inFolder(cwd))).not.toContain('outside-bundle');
   });
+
+  it("names the server's file from its working folder, and certifies it by its path in the bundle", () => {
+    const server = { ...stdio(['python3', 'main.py']), cwd: 'servers' };
+    expect(readLaunchSpec(server, BUNDLE).spec).toEqual(
+      expect.objectContaining({ kind: 'bundle-file', file: 'servers/main.py' }),
+    );
+    expect(codes({ ...stdio(['python3', 'servers/main.py']), cwd: 'servers' })).toEqual(['missing-file']);
+  });
 });
 
 describe('unsafeUrl', () => {

@@ -10,6 +10,7 @@
  * command's position. A package given by a range, a tag or no version is unpinned: allowed, but
  * it can never be verified, so it is never standard.
  */
+import { posix } from 'node:path';
 import { valid as exactSemver } from 'semver';
 import type { McpServerRef } from '@skillhub/skill-formats';
 import { normalizePypiName } from '@skillhub/skill-formats';
@@ -158,8 +159,11 @@ const problem = (code: LaunchProblemCode, message: string, fixHint = PIN_HINT): 
 /** `bundleFiles`: every path of the bundle, so an interpreter's file can be found. */
 export function readLaunchSpec(server: McpServerRef, bundleFiles: ReadonlySet<string>): LaunchVerdict {
   const envProblems = environmentProblems(server.env);
-  const verdict = server.transport === 'stdio' ? stdioSpec(server.command ?? [], bundleFiles) : remoteSpec(server.url);
   const cwd = server.cwd === null ? null : cwdProblem(server.cwd);
+  // A file is named from the server's working folder; a cwd outside the bundle is refused above.
+  const folder = server.cwd === null || cwd !== null ? '' : server.cwd;
+  const verdict =
+    server.transport === 'stdio' ? stdioSpec(server.command ?? [], bundleFiles, folder) : remoteSpec(server.url);
   const problems = [...envProblems, ...(cwd ? [cwd] : []), ...verdict.problems];
   const refused = problems.some((p) => p.code !== 'unpinned');
   return { spec: refused ? null : verdict.spec, pinned: problems.length === 0, problems };
@@ -206,6 +210,7 @@ function environmentProblems(env: Readonly<Record<string, string>>): LaunchProbl
 function stdioSpec(
   argv: readonly string[],
   bundleFiles: ReadonlySet<string>,
+  folder: string,
 ): { spec: LaunchSpec | null; problems: LaunchProblem[] } {
   const [command, ...rest] = argv;
   if (command === undefined || command === '') {
@@ -220,7 +225,7 @@ function stdioSpec(
     );
   }
   const program = basename(command);
-  if (INTERPRETERS.has(program)) return interpreterSpec(program as Interpreter, command, rest, bundleFiles);
+  if (INTERPRETERS.has(program)) return interpreterSpec(program as Interpreter, command, rest, bundleFiles, folder);
   if (SHELLS.has(program)) {
     return refused(
       problem('shell-launcher', `runs a shell (\`${short(argv.join(' '))}\`), whose command line can do anything`),
@@ -333,6 +338,7 @@ function interpreterSpec(
   command: string,
   args: readonly string[],
   bundleFiles: ReadonlySet<string>,
+  folder: string,
 ): { spec: LaunchSpec | null; problems: LaunchProblem[] } {
   const [first, ...serverArgs] = args;
   if (first === undefined) {
@@ -356,12 +362,13 @@ function interpreterSpec(
       ),
     );
   }
-  const file = first.replace(/^\.\//, '');
-  if (file.startsWith('/') || file.split('/').includes('..') || !bundleFiles.has(file)) {
+  const written = first.replace(/^\.\//, '');
+  const file = posix.normalize(folder === '' ? written : `${folder}/${written}`);
+  if (written.startsWith('/') || written.split('/').includes('..') || !bundleFiles.has(file)) {
     return refused(
       problem(
         'missing-file',
-        `runs ${interpreter} on \`${short(first)}\`, which is not a file of the bundle`,
+        `runs ${interpreter} on \`${short(first)}\`${folder === '' ? '' : ` in \`${short(folder)}\``}, which is not a file of the bundle`,
         'Ship the file in the bundle and name it by its path inside the bundle, or run a pinned package.',
       ),
     );

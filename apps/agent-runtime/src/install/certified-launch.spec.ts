@@ -74,6 +74,22 @@ describe('certifiedLaunch', () => {
     });
   });
 
+  it("runs a file named from the server's working folder, as its certificate names it from the skill's root", () => {
+    const launch = certifiedLaunch(
+      server({
+        launch: 'bundle-file',
+        argv: ['node', 'index.js'],
+        package: null,
+        file: 'server/index.js',
+        cwd: 'server',
+      }),
+    );
+    expect(launch).toEqual({
+      ok: true,
+      launch: { kind: 'bundle-file', interpreter: 'node', file: 'server/index.js', args: [] },
+    });
+  });
+
   it.each([
     ['another file', ['node', 'other.js'], 'server.js'],
     ['a file outside the skill', ['node', '../server.js'], '../server.js'],

@@ -65,7 +65,9 @@ export function certifiedLaunch(server: CertifiedServer): CertifiedLaunchReading
       }
       const [first, ...args] = rest;
       const file = posix.normalize(server.file);
-      if (first === undefined || posix.normalize(first) !== file || !isInsideFolder(file)) {
+      // The argv names the file from the server's working folder; the certificate, from the skill's root.
+      const named = first === undefined ? null : posix.normalize(posix.join(server.cwd ?? '.', first));
+      if (named !== file || !isInsideFolder(file)) {
         return refuse(`its certified command does not run the skill's file ${server.file}`);
       }
       return { ok: true, launch: { kind: 'bundle-file', interpreter, file, args } };
