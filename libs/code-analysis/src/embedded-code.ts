@@ -35,6 +35,20 @@ export interface EmbeddedCode {
 /** Pieces taken from one file; a file with more is judged on its first ones (the rest are listed nowhere). */
 export const MAX_EMBEDDED_PER_FILE = 400;
 
+/** Configuration files, whose values other tools may run as command lines. */
+const CONFIG_EXTENSIONS = new Set([
+  '.json',
+  '.jsonc',
+  '.json5',
+  '.yaml',
+  '.yml',
+  '.toml',
+  '.ini',
+  '.cfg',
+  '.conf',
+  '.env',
+]);
+
 /** Extensions of documents an agent reads (and may be told to run from). */
 const DOCUMENT_EXTENSIONS = new Set(['.md', '.markdown', '.mdx', '.mdc', '.txt', '.rst', '.adoc', '.prompt', '']);
 
@@ -52,6 +66,8 @@ function embeddedBy(name: string, text: string): EmbeddedCode[] {
   if (/^(?:dockerfile|containerfile)(?:\..*)?$/.test(lower) || lower.endsWith('.dockerfile')) return dockerRuns(text);
   const extension = extensionOf(name);
   if (extension === '.ipynb') return notebookCells(text);
+  // Editor tasks, dev containers, CI workflows, hooks, Procfiles: tools run the command lines they hold.
+  if (CONFIG_EXTENSIONS.has(extension) || lower === 'procfile') return configStrings(text.split('\n'), 1);
   if (DOCUMENT_EXTENSIONS.has(extension)) return documentCode(text);
   return [];
 }
@@ -79,9 +95,9 @@ const COMMAND_LIKE = /\|\||&&|[|;&]\s*\w|\$\(|`/;
 /** Quoted and `key: value` strings of a data block that read as command lines, each on its line. */
 function configStrings(body: string[], firstLine: number): EmbeddedCode[] {
   return body.flatMap((line, index) => {
-    const values = [...line.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|^\s*[\w.-]+\s*[:=]\s*([^"'\s#][^#]*)$/g)].map(
-      (match) => (match[1] ?? match[2] ?? match[3] ?? '').replace(/\\(["\\/])/g, '$1').trim(),
-    );
+    const values = [
+      ...line.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|^\s*(?:-\s+)?[\w.-]+\s*[:=]\s*([^"'\s#|>][^#]*)$/g),
+    ].map((match) => (match[1] ?? match[2] ?? match[3] ?? '').replace(/\\(["\\/])/g, '$1').trim());
     return values
       .filter(
         (value) => /\s/.test(value) && (COMMAND_LIKE.test(value) || new RegExp(PROSE_COMMAND.source).test(` ${value}`)),
