@@ -5,8 +5,17 @@
  * skill text is full of instructions ("Ignore files in node_modules", "Never share API keys"), so
  * each phrase needs what makes it hostile: an object that is the model's own instructions, a
  * secret of the user's machine, a destination, a quantifier, and no negation before it.
+ *
+ * The same classes are matched in the most used languages (languages.ts), in leetspeak, inside
+ * encoded runs (base64, hex, rot13 …, two levels deep), in the parts of Markdown read apart from
+ * its prose, and in image and link URLs that template the conversation. A phrase quoted in a
+ * sentence that warns about it, in a text about attacks, is cited, not given.
  */
+import { findDecodedRuns, type Encoding } from './encoded';
+import { type PhraseClass } from './languages';
+import { findExfiltrationUrls, findMarkdownParts } from './markdown-parts';
 import { normalizeText, sourceSpan, type NormalizedText } from './normalize';
+import { findPhrases } from './phrases';
 
 export type InjectionRule = 'instruction-injection' | 'secret-request' | 'tool-poisoning';
 
@@ -37,6 +46,8 @@ export interface ToolContext {
 export interface InjectionOptions {
   /** Set for a tool's description (or its schema's): tool-poisoning markers are then looked for too. */
   tool?: ToolContext;
+  /** The text is Markdown: titles, alt text, comments and front-matter values are also read on their own. */
+  markdown?: boolean;
 }
 
 // --- Building blocks ------------------------------------------------------------------------------
@@ -328,7 +339,7 @@ const RULES_IN_ORDER: readonly Rule[] = [
   rule({
     rule: 'instruction-injection',
     label: 'a statement that earlier instructions no longer hold',
-    pattern: `${B}${words(PRIOR)}${more(words(ADJECTIVES), 2)}${S}${words(INSTRUCTIONS)}${more(words(['are', 'is', 'were', 'have', 'has', 'been', 'now', 'hereby', 'henceforth', 'all']), 3)}${S}${words(VOID)}${E}(?!${S}${words(['to', 'for', 'in', 'on', 'when', 'if', 'because', 'with'])}${E})`,
+    pattern: `${B}${words(PRIOR)}${more(words(ADJECTIVES), 2)}${S}${words(INSTRUCTIONS)}${more(words(['are', 'is', 'were', 'have', 'has', 'been', 'now', 'hereby', 'henceforth', 'all']), 3)}${S}${words(VOID)}${E}(?![^a-z0-9<.!?\\n;:]{1,12}${words(['to', 'for', 'in', 'on', 'when', 'if', 'because', 'with'])}${E})`,
   }),
   rule({
     rule: 'instruction-injection',
@@ -580,9 +591,86 @@ function mentions(text: string, name: string): boolean {
 const distinctive = (name: string): boolean => name.length >= 4 && /[_.\-0-9]/.test(name);
 
 export function findInjections(source: string, options: InjectionOptions = {}): InjectionFinding[] {
-  const normalized = normalizeText(source);
+  const text: Piece = { text: source, index: 0 };
+  const parts = options.markdown ? findMarkdownParts(source).filter((part) => /\S\s+\S/.test(part.text)) : [];
+  // The parts' encoded runs are the text's: decoded once, from the text.
+  const decoded = decodedPieces(text);
+  const twice = decoded.flatMap(decodedPieces).slice(0, MAX_RUNS_DECODED_TWICE);
+  return merge(scanPieces([text, ...parts.map(({ text, index }) => ({ text, index })), ...decoded, ...twice], options));
+}
+
+/** A text scanned with the others, and where its findings point in the source. */
+interface Piece {
+  text: string;
+  /** Source offset of the text's start (its findings are there plus their offset) … */
+  index: number;
+  /** … or, for an encoded run, its length: its findings point at all of it. */
+  span?: number;
+  /** The encoding decoded, for the label. */
+  encoding?: Encoding;
+}
+
+const MAX_RUNS_DECODED_TWICE = 32;
+const EXFILTRATION_URL = 'a URL that would carry the conversation or a secret out';
+
+/** The encoded runs of a piece, decoded, pointing where the piece points. */
+function decodedPieces(piece: Piece): Piece[] {
+  return findDecodedRuns(piece.text).map((run) => {
+    if (piece.span !== undefined) return { ...piece, text: run.text };
+    const index = piece.index + run.index;
+    return run.inPlace
+      ? { text: run.text, index, encoding: run.encoding }
+      : { text: run.text, index, span: run.length, encoding: run.encoding };
+  });
+}
+
+/**
+ * Pieces scanned as one text, a blank line between them so that no phrase runs from one into the
+ * next: a scan of any text has a fixed cost, many times that of a short one's characters.
+ */
+function scanPieces(pieces: readonly Piece[], options: InjectionOptions): InjectionFinding[] {
+  const starts: number[] = [];
+  let joined = '';
+  for (const piece of pieces) {
+    if (joined !== '') joined += '\n\n';
+    starts.push(joined.length);
+    joined += piece.text;
+  }
+  const normalized = normalizeText(joined);
+  const found = [...scanNormalized(normalized, options), ...leetspeak(normalized, options)];
+  for (const url of findExfiltrationUrls(joined)) {
+    const matched = url.url.toLowerCase();
+    found.push({ rule: 'secret-request', label: EXFILTRATION_URL, index: url.index, length: url.length, matched });
+  }
+  return found.map((finding) => {
+    let at = 0;
+    while (at + 1 < starts.length && (starts[at + 1] as number) <= finding.index) at++;
+    const piece = pieces[at] as Piece;
+    const offset = finding.index - (starts[at] as number);
+    const index = piece.index + offset;
+    // A finding that runs on (an unclosed block) ends with its piece.
+    const length = Math.min(finding.length, piece.text.length - offset);
+    if (piece.encoding === undefined) return { ...finding, index, length };
+    const matched = `${piece.encoding}: ${finding.matched}`;
+    return piece.span === undefined
+      ? { ...finding, index, length, label: `${finding.label}, in ${piece.encoding}`, matched }
+      : {
+          ...finding,
+          index: piece.index,
+          length: piece.span,
+          label: `${finding.label}, encoded in ${piece.encoding}`,
+          matched,
+        };
+  });
+}
+
+/** The rules, the other languages' phrases and tool shadowing, on one normalised text. */
+function scanNormalized(normalized: NormalizedText, options: InjectionOptions): InjectionFinding[] {
   const { text } = normalized;
   const found: InjectionFinding[] = [];
+  let defensive: boolean | undefined;
+  const cited = (start: number, end: number): boolean =>
+    (defensive ??= DEFENSIVE_TOPIC.test(text)) && quotedInWarning(text, start, end);
   for (const spec of RULES_IN_ORDER) {
     if (spec.toolOnly && !options.tool) continue;
     for (const pattern of spec.patterns) {
@@ -592,12 +680,200 @@ export function findInjections(source: string, options: InjectionOptions = {}): 
         if (spec.accept && !spec.accept(context)) continue;
         const start = text[match.index] === '\n' ? match.index + 1 : match.index;
         const end = spec.end?.(context) ?? match.index + match[0].length;
+        if (cited(start, end)) continue;
         found.push(finding(normalized, spec.rule, spec.label, start, end));
       }
     }
   }
+  for (const phrase of findPhrases(text)) {
+    if (cited(phrase.start, phrase.end)) continue;
+    const { rule, label } = PHRASE_FINDINGS[phrase.class];
+    const named = phrase.language === 'English' ? label : `${label} (${phrase.language})`;
+    found.push(finding(normalized, rule, named, phrase.start, phrase.end));
+  }
   if (options.tool) found.push(...shadowing(normalized, options.tool));
-  return merge(found);
+  return found;
+}
+
+const PHRASE_FINDINGS: Readonly<Record<PhraseClass, { rule: InjectionRule; label: string }>> = {
+  override: { rule: 'instruction-injection', label: IGNORE_EARLIER },
+  reveal: { rule: 'instruction-injection', label: 'a request to reveal the system prompt or hidden instructions' },
+  'read-secrets': { rule: 'secret-request', label: SECRET_REQUEST },
+  exfiltrate: { rule: 'secret-request', label: 'an instruction to send the conversation or secrets elsewhere' },
+  conceal: { rule: 'instruction-injection', label: KEEP_FROM_USER },
+  persona: { rule: 'instruction-injection', label: ROLE_SWITCH },
+  execute: { rule: 'instruction-injection', label: 'an instruction to run or install something without asking' },
+  'disable-safety': { rule: 'instruction-injection', label: 'an instruction to turn off safety rules' },
+};
+
+// --- Leetspeak ----------------------------------------------------------------------------------
+
+/** Digits and signs read as letters; "1" is tried as "i" and as "l". */
+const LEET: Readonly<Record<string, string>> = { '0': 'o', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', $: 's' };
+/** A word of letters, digits and signs that may read as letters (bounded: no word backtracks long). */
+const LEET_CANDIDATE = /(?<![a-z0-9@$])[a-z013457@$]{3,40}(?![a-z0-9@$])/g;
+/**
+ * Whether a candidate reads as letters: a letter, and a digit or sign that may stand for one.
+ * Within a stretch of leet text, "4ll" and "ru135" are read as "all" and "rules".
+ */
+const readsAsLetters = (word: string): boolean => /[a-z]/.test(word) && /[013457@$]/.test(word);
+/**
+ * Whether a candidate starts a stretch of leet text: two letters and a digit among them
+ * ("1gn0r3", "pr3v10us"), and neither a hash ("4c4d7b0"), a size ("100px") nor a name with a
+ * number ("sha1", "ie10"); "@" and "$" start handles and variables, not leet.
+ */
+const isLeet = (word: string): boolean =>
+  /[a-z][^a-z]*[a-z]/.test(word) && /[013457]/.test(word) && !/^[0-9a-f]{6,}$|^\d+[a-z]{1,3}$|^[a-z]+\d+$/.test(word);
+/** Two leet words this close (in characters) are read again, with this much around them. */
+const LEET_REACH = 160;
+/** Characters read again as leet text, at most, so that a file of leet words is not read three times. */
+const MAX_LEET = 64 * 1024;
+
+/** Stretches with two leet words close together, read again (as one text) with the digits and signs as letters. */
+function leetspeak(normalized: NormalizedText, options: InjectionOptions): InjectionFinding[] {
+  const { text } = normalized;
+  const stretches: [number, number][] = [];
+  let previous = -Infinity;
+  let read = 0;
+  for (const { 0: word, index } of text.matchAll(LEET_CANDIDATE)) {
+    if (read >= MAX_LEET) break;
+    if (!isLeet(word)) continue;
+    if (index - previous <= LEET_REACH) {
+      const start = wordStart(text, Math.max(0, previous - LEET_REACH));
+      const end = wordEnd(text, Math.min(text.length, index + LEET_REACH));
+      const last = stretches[stretches.length - 1];
+      if (last && start <= last[1]) {
+        read += end - last[1];
+        last[1] = end;
+      } else {
+        read += end - start;
+        stretches.push([start, end]);
+      }
+    }
+    previous = index;
+  }
+  if (stretches.length === 0) return [];
+  // "1" as "i" and as "l", both read in one scan (a scan of any text has a fixed cost).
+  const ones = stretches.some(([start, end]) => text.slice(start, end).includes('1')) ? ['i', 'l'] : ['i'];
+  return scanNormalized(
+    readAsLetters(
+      normalized,
+      ones.flatMap((one) => stretches.map((stretch) => ({ stretch, one }))),
+    ),
+    options,
+  );
+}
+
+/** The first word start at or after `index`, so that a stretch does not begin inside a word. */
+const wordStart = (text: string, index: number): number => {
+  const space = text.slice(index, index + 40).search(/\s/);
+  return index === 0 || space === -1 ? index : index + space + 1;
+};
+
+/** The last word end at or before `index`. */
+const wordEnd = (text: string, index: number): number => {
+  const space = text.slice(Math.max(0, index - 40), index).search(/\s\S*$/);
+  return index === text.length || space === -1 ? index : Math.max(0, index - 40) + space;
+};
+
+/**
+ * The stretches of the normalised text, blank lines between, with their leet words as letters
+ * (`one` for "1"): one character for one, so each keeps the source offset it came from.
+ */
+function readAsLetters(
+  normalized: NormalizedText,
+  stretches: readonly { stretch: readonly [number, number]; one: string }[],
+): NormalizedText {
+  const length = stretches.reduce((sum, { stretch: [start, end] }) => sum + end - start + 2, -2);
+  const starts = new Int32Array(length);
+  const texts: string[] = [];
+  let at = 0;
+  for (const {
+    stretch: [start, end],
+    one,
+  } of stretches) {
+    if (texts.length > 0) {
+      // The blank line between two stretches points where the next one starts.
+      starts.fill(normalized.starts[start] as number, at, at + 2);
+      texts.push('\n\n');
+      at += 2;
+    }
+    starts.set(normalized.starts.subarray(start, end), at);
+    texts.push(
+      normalized.text
+        .slice(start, end)
+        .replace(LEET_CANDIDATE, (word) =>
+          !readsAsLetters(word)
+            ? word
+            : word.replace(/[013457@$]/g, (character) => (character === '1' ? one : (LEET[character] as string))),
+        ),
+    );
+    at += end - start;
+  }
+  return { text: texts.join(''), starts, source: normalized.source };
+}
+
+// --- Citing a phrase to warn about it -----------------------------------------------------------
+
+/** A text about attacks: only there is a quoted phrase taken for a citation. */
+const DEFENSIVE_TOPIC =
+  /(?<![a-z])(?:injection|injections|injected|attack|attacks|attacker|attackers|malicious|jailbreak|jailbreaks|adversarial|untrusted|phishing|inyeccion|injecao|ataque|attaque|angriff|angreifer)(?![a-z])|инъекц|атак|注入|攻击|攻擊|攻撃|インジェクション|인젝션|공격|هجوم|حقن|हमला|इंजेक्शन|আক্রমণ/;
+/** Words of a warning, in the sentence that quotes the phrase (outside the quote). */
+// prettier-ignore
+const WARNING_WORDS = [
+  'never', "don't", 'dont', 'do not', 'not', 'beware', 'attack', 'attacks', 'attacker', 'attackers', 'malicious',
+  'example', 'examples', 'e\\.g', 'such as', 'detect', 'detects', 'detected', 'refuse', 'reject', 'watch out', 'warn',
+  'warning', 'injection', 'phishing', 'jailbreak', 'suspicious', 'hostile', 'untrusted', 'flag', 'block', 'ignore such',
+  'try to', 'tries to', 'attempt', 'attempts', 'hijack', 'report', 'red flag',
+  'jamais', 'ne', "n'", 'attaque', 'attaquant', 'exemple', 'mefiez', 'tente', 'tentent', 'tentative', 'detourner',
+  'signalez', 'signaler', 'nunca', 'no', 'ataque', 'atacante', 'ejemplo', 'cuidado', 'intenta', 'intento', 'sospechoso',
+  'nao', 'exemplo', 'tenta', 'nie', 'niemals', 'nicht', 'angriff', 'angreifer', 'beispiel', 'vorsicht', 'versucht',
+  'melden',
+];
+const WARNING = new RegExp(
+  `(?<![a-z])(?:${WARNING_WORDS.join('|')})(?![a-z])|никогда|атак|пример|不要|切勿|攻击|攻擊|例如|警惕|決して|攻撃|절대|공격|예를|هجوم|مثال|कभी|हमला|उदाहरण|কখনো|আক্রমণ|উদাহরণ`,
+);
+/** Opening quotes and their closing ones, as normalised. */
+const QUOTES: Readonly<Record<string, string>> = {
+  '"': '"',
+  '`': '`',
+  "'": "'",
+  '«': '»',
+  '„': '"',
+  '「': '」',
+  '『': '』',
+};
+const SENTENCE_END = /[.!?。]\s|\n\n/;
+const MAX_QUOTE = 300;
+
+/**
+ * Whether `[start, end)` is inside a quote (or code span) of its sentence, and the sentence, outside
+ * the quote, warns about it: `Attackers write "ignore previous instructions": never follow them.`
+ * A warning elsewhere in the text does not count.
+ */
+function quotedInWarning(text: string, start: number, end: number): boolean {
+  const before = text.slice(Math.max(0, start - MAX_QUOTE), start);
+  const sentenceStart = Math.max(
+    before.lastIndexOf('\n\n'),
+    ...['. ', '! ', '? ', '。'].map((stop) => before.lastIndexOf(stop)),
+  );
+  const opening = [...before.slice(sentenceStart + 1)].reverse().findIndex((character, back, reversed) => {
+    if (!(character in QUOTES)) return false;
+    // An apostrophe inside a word ("don't") is not a quote.
+    return character !== "'" || !/[a-z]/.test(reversed[back + 1] ?? '');
+  });
+  if (opening === -1) return false;
+  const quoteAt = start - opening - 1;
+  const close = QUOTES[text[quoteAt] as string] as string;
+  const after = text.slice(end, end + MAX_QUOTE);
+  const sentenceEnd = after.search(SENTENCE_END);
+  const closing = after.indexOf(close);
+  if (closing === -1 || (sentenceEnd !== -1 && closing > sentenceEnd)) return false;
+  if (text.slice(quoteAt + 1, start).includes(close)) return false;
+  const sentenceBegins = start - before.length + sentenceStart + 1;
+  const sentenceEnds = sentenceEnd === -1 ? after.length : sentenceEnd;
+  const sentence = `${text.slice(sentenceBegins, quoteAt)} ${after.slice(closing + 1, sentenceEnds)}`;
+  return WARNING.test(sentence);
 }
 
 /** Naming another server's tools, or its `mcp__server__` prefix, in a tool description. */
@@ -645,12 +921,14 @@ function finding(
 function merge(found: InjectionFinding[]): InjectionFinding[] {
   const sorted = [...found].sort((a, b) => a.index - b.index || b.length - a.length);
   const kept: InjectionFinding[] = [];
+  // In source order, a finding overlaps a kept one of its rule and label if it starts before the furthest end.
+  const ends = new Map<string, number>();
   for (const next of sorted) {
-    const same = kept.find(
-      (previous) =>
-        previous.rule === next.rule && previous.label === next.label && next.index < previous.index + previous.length,
-    );
-    if (!same) kept.push(next);
+    const key = `${next.rule} ${next.label}`;
+    const end = ends.get(key) ?? -1;
+    if (next.index < end) continue;
+    kept.push(next);
+    ends.set(key, next.index + next.length);
   }
   return kept;
 }

@@ -4,7 +4,9 @@
  * file (hidden characters) and its comments, every string of the parsed manifest (after YAML
  * unescaping, keys too), and every live tool, prompt and resource definition of the skill's
  * servers. Hidden text, escape sequences, instruction injection, secret requests and tool
- * poisoning fail; Markdown that a reader of the rendered page never sees is for review.
+ * poisoning fail; Markdown that a reader of the rendered page never sees is for review. The text
+ * files are also read as one, in the order a model would read them (SKILL.md first): a phrase
+ * split over the end of one file and the start of the next fails too.
  */
 import type { Bundle, BundleFile } from '@skillhub/bundle';
 import type { NormalizedSkill } from '@skillhub/skill-formats';
@@ -48,6 +50,8 @@ interface Source {
   markdown: boolean;
   /** Set for a tool's definition: tool-poisoning markers are looked for too. */
   tool?: ToolContext;
+  /** Two files' texts joined at this offset: only what spans it is new. */
+  boundary?: number;
 }
 
 /** Text files and source files: a page break and a leading byte-order mark are ordinary there. */
@@ -56,6 +60,8 @@ const FIELD_TEXT: HiddenTextOptions = {};
 const MARKDOWN_EXTENSIONS = new Set(['.md', '.markdown', '.mdx']);
 /** Findings listed per file; the last one listed says how many more there are. */
 const MAX_FINDINGS_PER_FILE = 20;
+/** How much of the end of one file and the start of the next is read as one text. */
+const JOIN_REACH = 600;
 /** Deeper manifest or schema values than this are not walked (C1 caps a manifest's size). */
 const MAX_DEPTH = 64;
 
@@ -78,7 +84,7 @@ const FIX_HINTS: Readonly<Record<TextRule, string>> = {
   'control-character':
     'Remove the control character: only tab and line feed (in files also carriage return before a line feed, and form feed) are accepted.',
   'instruction-injection':
-    'Remove the phrase: text a model reads must not override its instructions, switch its role or keep things from the user. To document an attack, describe it instead of quoting it.',
+    'Remove the phrase: text a model reads must not override its instructions, switch its role or keep things from the user. To document an attack, quote it in a sentence that warns about it, or describe it instead.',
   'secret-request':
     'Remove the request: a skill never asks a model to read or send credentials, keys, secret files or the environment. Code that needs a secret reads the one it declares from its configuration.',
   'tool-poisoning':
@@ -147,7 +153,34 @@ function fileSources(input: CheckInput): { sources: Source[]; truncated: Finding
   for (const analysis of input.code.analyses) {
     if (analysis.comments.length > 0) sources.push(commentsSource(analysis.path, analysis.comments));
   }
-  return { sources, truncated };
+  const texts = sources.filter((source) => source.file !== null && input.code.kinds.get(source.file)?.kind === 'text');
+  return { sources: [...sources, ...joinedSources(texts)], truncated };
+}
+
+/**
+ * The end of each text file joined to the start of the next, SKILL.md first and then by path: an
+ * instruction split over two files is one to a model that reads them in turn.
+ */
+function joinedSources(texts: readonly Source[]): Source[] {
+  const isSkill = (source: Source): boolean => /(?:^|\/)SKILL\.md$/i.test(source.file ?? '');
+  const ordered = [...texts].sort(
+    (a, b) => Number(isSkill(b)) - Number(isSkill(a)) || (a.file ?? '').localeCompare(b.file ?? ''),
+  );
+  return ordered.slice(1).map((next, at) => {
+    const previous = ordered[at] as Source;
+    const tail = previous.text.slice(-JOIN_REACH).trimEnd();
+    const tailStart = previous.text.length - previous.text.slice(-JOIN_REACH).length;
+    return {
+      text: `${tail}\n${next.text.slice(0, JOIN_REACH).trimStart()}`,
+      file: previous.file,
+      where: `The end of the file, read on into ${quoteForMessage(next.file ?? '')},`,
+      lineOf: (index) => previous.lineOf(tailStart + index),
+      hidden: false,
+      injections: true,
+      markdown: false,
+      boundary: tail.length,
+    };
+  });
 }
 
 /**
@@ -335,7 +368,8 @@ function scan(source: Source): Scanned[] {
     }
   }
   if (source.injections) {
-    for (const injection of findInjections(text, { tool: source.tool })) {
+    for (const injection of findInjections(text, { tool: source.tool, markdown: source.markdown })) {
+      if (source.boundary !== undefined && !spans(injection, source.boundary)) continue;
       const quoted = quoteForMessage(text.slice(injection.index, injection.index + injection.length));
       found.push({
         rule: injection.rule,
@@ -370,6 +404,9 @@ function scan(source: Source): Scanned[] {
   }
   return [...grouped.values()];
 }
+
+const spans = (found: { index: number; length: number }, offset: number): boolean =>
+  found.index < offset && found.index + found.length > offset;
 
 /** One finding per text and place (a manifest field repeats what its file said), at most MAX_FINDINGS_PER_FILE per file. */
 function listed(scanned: readonly Scanned[]): Finding[] {
