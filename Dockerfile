@@ -14,8 +14,9 @@ RUN npm run build && npm prune --omit=dev
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production
 # bubblewrap: the certifier starts each pinned MCP server in it to record its live tools, and the
-# runtime runs every skill server in it (docs/security.md, C13).
-RUN apt-get update && apt-get install -y --no-install-recommends bubblewrap && rm -rf /var/lib/apt/lists/*
+# runtime runs every skill server in it (docs/security.md, C13). strace and python3: the certifier
+# detonates what each skill would run in it, traced (docs/detonation.md, C16).
+RUN apt-get update && apt-get install -y --no-install-recommends bubblewrap strace python3 && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY --from=build /app/package.json /app/package-lock.json ./
 # node_modules/.bin/skillhub links to the workspace's bin: operators can run `npx skillhub` in the image.

@@ -60,6 +60,8 @@ export async function startTestHub(options: TestHubOptions = {}): Promise<TestHu
     PACKAGE_CACHE_DIR: packageCache,
     OUTBOX_POLL_MS: '200',
     DOWNLOAD_FLUSH_MS: '100',
+    // Detonation runs each skill's programs under strace; the suites that test it turn it on.
+    DETONATION: 'false',
     ...options.env,
   });
   let app: INestApplication;

@@ -7,6 +7,7 @@ import type { NormalizedSkill, ParseResult } from '@skillhub/skill-formats';
 // Not the `@skillhub/package-probe` barrel: that one pulls in the HTTP prober, which a pure lib
 // may not depend on; this file holds only the types of a probe's answer (see .dependency-cruiser.js).
 import type { ProbeOutcome, ProbeResult } from '../../package-probe/src/probe-result';
+import type { DetonationResult } from './detonation-result';
 import type { LiveServerProbe } from './live-server';
 
 export type { ProbeOutcome, ProbeResult };
@@ -60,6 +61,8 @@ export interface CertificationInput {
    * skipped and the result is never certified.
    */
   manifestOnly?: true;
+  /** What the skill did when run in the sandbox with honeytokens (C16); absent: not detonated. */
+  detonation?: DetonationResult;
 }
 
 /**
@@ -79,6 +82,7 @@ export interface CertificationContext {
   liveServers?: LiveServerProbe[];
   popularNames?: PopularName[];
   manifestOnly?: true;
+  detonation?: DetonationResult;
 }
 
 /**
@@ -105,5 +109,6 @@ export function certificationInputFor(
     policyVersion: context.policyVersion,
     now: context.now,
     ...(context.manifestOnly ? { manifestOnly: true as const } : {}),
+    ...(context.detonation ? { detonation: context.detonation } : {}),
   };
 }

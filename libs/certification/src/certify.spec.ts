@@ -279,6 +279,7 @@ describe('certify', () => {
         C13: 'pass',
         C14: 'skipped',
         C15: 'pass',
+        C16: 'skipped',
       });
       expect(findingsOf(report, 'C11.skipped')[0]?.message).toContain('only the manifest was submitted');
       expect(report.requirementsMet).toMatchObject({

@@ -1,5 +1,5 @@
 /**
- * The certifier: runs every check (C1-C15) fail-closed on what the worker gathered, scores the
+ * The certifier: runs every check (C1-C16) fail-closed on what the worker gathered, scores the
  * skill as Kazma would, and derives requirements, level and status by the level rule. Pure:
  * same input, same verdict bytes. The verdict is undated: `record()` dates it once
  * (`datedReport`).
@@ -14,6 +14,7 @@ import { checkStatus, runCheck, type Check, type CheckInput, type CheckRun, type
 import type { CheckId } from './check-id';
 import { checksumCheck, hmacCheck } from './checks/kazma-signature.check';
 import { codeScanCheck } from './checks/code-scan.check';
+import { detonationCheck } from './checks/detonation.check';
 import { filesCheck } from './checks/files.check';
 import { manifestCheck } from './checks/manifest.check';
 import { namespaceCheck } from './checks/namespace.check';
@@ -49,6 +50,7 @@ const CHECKS: readonly Check[] = [
   toolsCheck,
   publisherSignatureCheck,
   launchCheck,
+  detonationCheck,
 ];
 
 const NO_EVIDENCE: Evidence = {
@@ -62,6 +64,7 @@ const NO_EVIDENCE: Evidence = {
   launches: [],
   liveTools: {},
   provenance: [],
+  detonation: null,
 };
 
 /** Throws InvalidCertificationInputError only for the worker's own arguments (time, policy version). */
@@ -126,6 +129,7 @@ export function certify(input: CertificationInput): CertificationVerdict {
     capabilities: evidence.capabilities,
     servers: certifiedServers(evidence),
     provenance: evidence.provenance,
+    detonation: evidence.detonation,
     policyVersion,
     resultsSha256: sha256Hex(canonicalJson(results)),
   };

@@ -1,4 +1,4 @@
-/** The security checks of docs/security.md, C1 to C15. */
+/** The security checks of docs/security.md, C1 to C16. */
 export const CHECK_IDS = [
   'C1',
   'C2',
@@ -15,5 +15,6 @@ export const CHECK_IDS = [
   'C13',
   'C14',
   'C15',
+  'C16',
 ] as const;
 export type CheckId = (typeof CHECK_IDS)[number];

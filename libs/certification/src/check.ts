@@ -7,6 +7,7 @@ import type { NormalizedSkill, SkillFormat } from '@skillhub/skill-formats';
 import type { BundleCode } from './bundle-code';
 import type { CertificationInput } from './certification-input';
 import type { CheckId } from './check-id';
+import type { DetonationResult } from './detonation-result';
 import { isFailing, newFinding, type Finding } from './finding';
 import type { ScoreDeduction } from './kazma-score';
 import type { LaunchVerdictOf, ServerLaunch } from './launch-spec';
@@ -26,6 +27,8 @@ export interface Evidence {
   /** C13: server name → live tool name → definition hash, for the servers whose tools were listed. */
   liveTools: Record<string, Record<string, string>>;
   provenance: PackageProvenance[];
+  /** C16: what the detonation ran and saw; null when the skill was not detonated. */
+  detonation: DetonationResult | null;
 }
 
 export interface CheckOutcome {

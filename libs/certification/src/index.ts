@@ -19,6 +19,15 @@ export {
   LEVEL_RULE,
   STANDARD_REQUIREMENTS,
 } from './level-rule';
+export {
+  DETONATION_EVENT_KINDS,
+  type DetonationEvent,
+  type DetonationEventKind,
+  type DetonationNotRun,
+  type DetonationResult,
+  type DetonationRun,
+} from './detonation-result';
+export { detonationFindings } from './checks/detonation.check';
 export type { LiveProbeOutcome, LivePrompt, LiveResource, LiveServerProbe, LiveTool } from './live-server';
 export {
   datedReport,

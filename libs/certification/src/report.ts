@@ -2,6 +2,7 @@
 import type { CapabilityKind } from '@skillhub/code-analysis';
 import type { CertificateLevel, CertifiedServer, PinnedPackage } from '@skillhub/signing';
 import type { CheckId } from './check-id';
+import type { DetonationResult } from './detonation-result';
 import type { Finding } from './finding';
 
 /** `warn`: only medium or low findings; `skipped`: did not apply (an info finding says why). */
@@ -82,6 +83,8 @@ export interface CertificationVerdict {
   servers: CertifiedServer[];
   /** C9: the origin of each probed package. */
   provenance: PackageProvenance[];
+  /** C16: what ran in the sandbox with honeytokens, what it tried and what could not run; null when not detonated. */
+  detonation: DetonationResult | null;
   /** C8: packages found at an exact version with their registry integrity. */
   pinnedPackages: PinnedPackage[];
   /** `manifestSha256()` of the parsed manifest (signature fields left out), null when it did not parse. */

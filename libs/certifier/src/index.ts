@@ -8,6 +8,7 @@ export * from './package-probes.service';
 export * from './pending-sweeper.service';
 export * from './policy-upgrade.service';
 export * from './reprober.service';
+export * from './skill-detonator';
 export * from './skill-judge';
 export * from './skill-judge.service';
 export * from './submission-judge.service';

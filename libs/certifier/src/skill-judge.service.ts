@@ -1,6 +1,6 @@
 /**
  * The process's SkillJudge, built once: the code grammars load asynchronously before the first
- * job, the live-tools recorder and the bundle limits come from the configuration.
+ * job, the live-tools recorder, the detonator and the bundle limits come from the configuration.
  */
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { DEFAULT_BUNDLE_LIMITS } from '@skillhub/bundle';
@@ -9,6 +9,7 @@ import { loadCodeAnalyzer } from '@skillhub/code-analysis';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
 import { SkillRepository } from '@skillhub/database';
 import { liveToolsRecorder } from './live-tools.recorder';
+import { skillDetonator } from './skill-detonator';
 import { PackageProbes } from './package-probes.service';
 import { SkillJudge, type JudgeRequest } from './skill-judge';
 
@@ -32,6 +33,7 @@ export class SkillJudgeService implements OnModuleInit {
       prober: this.probes.prober,
       probe: (ref) => this.probes.probe(ref),
       liveTools: await liveToolsRecorder(this.config, this.logger),
+      detonator: await skillDetonator(this.config, this.logger),
       limits: {
         ...DEFAULT_BUNDLE_LIMITS,
         maxCompressedBytes: this.config.BUNDLE_MAX_COMPRESSED_BYTES,

@@ -1,7 +1,7 @@
 /**
  * Judges one bundle: reads it within limits, parses it (nothing stored is trusted), probes the
  * packages its MCP servers run (C8), starts each verified server in the sandbox to record its live
- * tools (C13), and runs every check (pure, in libs/certification). No database: the certifier
+ * tools (C13), detonates what it would run (C16), and runs every check (pure, in libs/certification). No database: the certifier
  * service loads what it needs and records the verdict; tests and benchmarks call this directly.
  */
 import { readBundle, type Bundle, type BundleLimits } from '@skillhub/bundle';
@@ -9,6 +9,7 @@ import {
   certify,
   readLaunchSpecs,
   type CertificationVerdict,
+  type DetonationResult,
   type LiveServerProbe,
   type PopularName,
   type ProbeResult,
@@ -19,6 +20,7 @@ import { DomainError } from '@skillhub/errors';
 import type { PackageProber } from '@skillhub/package-probe';
 import { parseSkill, type NormalizedSkill, type PackageRef, type ParseResult } from '@skillhub/skill-formats';
 import { LiveToolsRecorder } from './live-tools.recorder';
+import type { SkillDetonator } from './skill-detonator';
 
 export interface JudgeRequest {
   /** The stored bundle's bytes, or an already read bundle (a quarantined manifest). */
@@ -41,6 +43,8 @@ export interface SkillJudgeOptions {
   prober: Pick<PackageProber, 'probe'>;
   /** Null: live tools are never recorded (servers stay unverified, the skill at basic at most). */
   liveTools: LiveToolsRecorder | null;
+  /** Null or absent: skills are not detonated (C16 records them as such, neither failing nor raising them). */
+  detonator?: SkillDetonator | null;
   limits: BundleLimits;
   /** Timed probe (metrics); defaults to the prober's own. */
   probe?: (ref: PackageRef) => Promise<ProbeResult>;
@@ -53,6 +57,7 @@ export class SkillJudge {
     const { bundle, parsed } = this.read(request);
     const probes = await this.probePackages(parsed.skill);
     const liveServers = await this.recordLiveTools(parsed.skill, bundle, probes);
+    const detonation = await this.detonate(parsed.skill, bundle, request);
     return certify({
       bundle,
       skill: parsed.skill,
@@ -68,7 +73,19 @@ export class SkillJudge {
       policyVersion: request.policyVersion,
       now: new Date(),
       ...(request.manifestOnly ? { manifestOnly: true as const } : {}),
+      ...(detonation ? { detonation } : {}),
     });
+  }
+
+  /** A skill that parsed, with its files (a manifest alone has nothing to run). */
+  private async detonate(
+    skill: NormalizedSkill | null,
+    bundle: Bundle,
+    request: JudgeRequest,
+  ): Promise<DetonationResult | null> {
+    const detonator = this.options.detonator;
+    if (!detonator || !skill || request.manifestOnly || bundle.files.length === 0) return null;
+    return detonator.detonate(bundle, skill);
   }
 
   private read(request: JudgeRequest): { bundle: Bundle; parsed: ParseResult } {

@@ -71,6 +71,21 @@ export const envSchema = z.object({
    */
   LIVE_PROBE: bool.default(true),
   LIVE_PROBE_TIMEOUT_MS: positiveInt.default(15_000),
+  /**
+   * C16: run what each skill would run (its scripts, the shell blocks its instructions give, a Kazma
+   * skill's tools) in the sandbox with honeytokens, under strace. Off, or without bubblewrap and
+   * strace, skills are judged by the static checks alone (recorded as not detonated, never failed).
+   */
+  DETONATION: bool.default(true),
+  /** Wall clock for all of one skill's programs; what is left when it is spent is listed as not run. */
+  DETONATION_TIMEOUT_MS: positiveInt.default(20_000),
+  /** Wall clock for one program. */
+  DETONATION_PROGRAM_TIMEOUT_MS: positiveInt.default(5_000),
+  /**
+   * Skills detonated at once per process, whatever the worker's concurrency: the others wait their
+   * turn, so a program's time limit is spent running, not waiting for a core.
+   */
+  DETONATION_CONCURRENCY: positiveInt.default(2),
   /** Content-addressed cache of the npm packages the live probe installs; default `<HUB_DATA_DIR>/package-cache`. */
   PACKAGE_CACHE_DIR: z.string().min(1).optional(),
   /** When a certification stays inconclusive (a registry did not answer), it is tried again after this long. */

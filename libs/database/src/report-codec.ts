@@ -6,11 +6,12 @@
  * Decoding also reads what an older policy stored: a revoked version carries its last report
  * into every later policy (PolicyUpgrade), so requirement and check names of an earlier
  * policy may appear, and the evidence added since (C11 capabilities, C15 servers, C9
- * provenance) reads as none recorded.
+ * provenance, C16 detonation) reads as none recorded.
  */
 import { z } from 'zod';
 import {
   CHECK_IDS,
+  DETONATION_EVENT_KINDS,
   REQUIREMENT_NAMES,
   type CertificationReport,
   type CheckId,
@@ -92,6 +93,21 @@ function reportSchemas(object: ObjectOf) {
     repository: z.string().nullable(),
     attestation: z.string().nullable(),
   });
+  const detonation = object({
+    ran: z.array(
+      object({
+        what: z.string(),
+        file: z.string().nullable(),
+        line: z.number().int().nullable(),
+        exit: z.number().int().nullable(),
+        timedOut: z.boolean(),
+      }),
+    ),
+    events: z.array(
+      object({ kind: z.enum(DETONATION_EVENT_KINDS), detail: z.string(), program: z.string(), evidence: z.string() }),
+    ),
+    notRun: z.array(object({ what: z.string(), reason: z.string() })),
+  });
   /** What every policy's report holds. */
   const common = {
     status: z.enum(['certified', 'failed', 'inconclusive']),
@@ -108,7 +124,7 @@ function reportSchemas(object: ObjectOf) {
     issuedAt: z.string().nullable(),
     expiresAt: z.string().nullable(),
   };
-  return { common, capability, server, provenance };
+  return { common, capability, server, provenance, detonation };
 }
 
 const encoding = reportSchemas(z.strictObject);
@@ -122,6 +138,7 @@ const currentReport: z.ZodType<CertificationReport> = z.strictObject({
   capabilities: z.array(encoding.capability),
   servers: z.array(encoding.server),
   provenance: z.array(encoding.provenance),
+  detonation: encoding.detonation.nullable(),
 });
 
 const storedReport: z.ZodType<StoredReport, unknown> = z.looseObject({
@@ -131,6 +148,7 @@ const storedReport: z.ZodType<StoredReport, unknown> = z.looseObject({
   capabilities: z.array(decoding.capability).default([]),
   servers: z.array(decoding.server).default([]),
   provenance: z.array(decoding.provenance).default([]),
+  detonation: decoding.detonation.nullable().default(null),
 });
 
 /** The JSON to store; refuses a report that is not exactly the current shape, so nothing half-typed is written. */

@@ -54,6 +54,8 @@ export interface RunSandboxedOptions {
   /** Output kept per stream; the rest is dropped. Default 1 MiB. */
   maxOutputBytes?: number;
   tools?: SandboxTools;
+  /** A program the whole launch runs under, outside the sandbox (a system-call tracer: `strace -f -o … --`). */
+  tracer?: readonly string[];
 }
 
 export interface SandboxRunResult extends SandboxExit {
@@ -105,6 +107,8 @@ let groupsMade = 0;
 
 /**
  * Spawns `argv` in the sandbox with piped stdio. The caller must `kill()` or wait for `exited`.
+ * `tracer`: a program the whole launch runs under, outside the sandbox (the detonation's `strace -f
+ * … --`); `kill()` then kills it, and bwrap, whose parent it is, dies with it (`--die-with-parent`).
  *
  * @throws SandboxPolicyError for a bad policy, or a mount the sandbox's own user could not read
  */
@@ -112,6 +116,7 @@ export const spawnSandboxed = (
   policy: SandboxPolicy,
   argv: readonly string[],
   tools: SandboxTools = SANDBOX_TOOLS,
+  tracer: readonly string[] = [],
 ): SandboxedProcess => {
   const user = sandboxUser();
   let group: SandboxCgroup | null = null;
@@ -139,7 +144,7 @@ export const spawnSandboxed = (
     throw error;
   }
   const launch = bwrapLaunch(policy, argv, tools, { user, cgroupProcs: group?.procs ?? [] });
-  const [command, ...args] = launch.argv;
+  const [command, ...args] = [...tracer, ...launch.argv];
   const child = spawn(command as string, args, {
     // The child's whole environment: Node adds nothing to it, and bwrap passes it on unchanged.
     env: launch.env,
@@ -203,7 +208,7 @@ export const runSandboxed = async (
   argv: readonly string[],
   options: RunSandboxedOptions,
 ): Promise<SandboxRunResult> => {
-  const sandboxed = spawnSandboxed(policy, argv, options.tools);
+  const sandboxed = spawnSandboxed(policy, argv, options.tools, options.tracer);
   const limit = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const stdout = capped(sandboxed.stdout, limit);
   const stderr = capped(sandboxed.stderr, limit);

@@ -4,7 +4,7 @@ import { testRedisUrl } from './test-env';
 /**
  * The environment of hub-api started as its own process on the embedded database, as a shell
  * would give it (nothing of jest's, which sets NODE_ENV=test): listening on `port`, its data
- * under `dataDir`, its Redis keys under `redisPrefix`, no live tool probe.
+ * under `dataDir`, its Redis keys under `redisPrefix`, no live tool probe and no detonation.
  */
 export function embeddedHubEnv(port: number, dataDir: string, redisPrefix: string): Record<string, string> {
   return {
@@ -16,5 +16,6 @@ export function embeddedHubEnv(port: number, dataDir: string, redisPrefix: strin
     REDIS_URL: testRedisUrl(),
     REDIS_PREFIX: redisPrefix,
     LIVE_PROBE: 'false',
+    DETONATION: 'false',
   };
 }

@@ -1,3 +1,4 @@
+import { certifiedReport } from '@skillhub/database/testing';
 import type { CertificationStatusDto } from '../certifications/dto/certification-status.response.dto';
 import type { SkillResponseDto, SkillVersionResponseDto } from '../skills/dto/skill-version.response.dto';
 import { skillPage, type SkillPageData } from './skill-page';
@@ -102,5 +103,45 @@ describe('skillPage lifecycle', () => {
     expect(page).toContain('grants: acme/weather: network: true');
     expect(page).toContain('KAZMA_HUB_URL=https://hub.example npm run start:agent-runtime');
     expect(page).toMatch(/<time datetime="2026-11-28T12:00:00.000Z" title="2026-11-28 12:00 UTC">3 days ago<\/time>/);
+  });
+});
+
+describe('skillPage detonation', () => {
+  it('shows what ran in the sandbox and what it tried, with the traced call', () => {
+    const report = certifiedReport({
+      detonation: {
+        ran: [{ what: 'scripts/sync.py', file: 'scripts/sync.py', line: null, exit: 0, timedOut: false }],
+        events: [
+          {
+            kind: 'honeytoken-read',
+            detail: '/home/sandbox/.ssh/id_rsa',
+            program: 'scripts/sync.py',
+            evidence: 'openat(AT_FDCWD</srv/skill>, "/home/sandbox/.ssh/id_rsa", O_RDONLY) = 3',
+          },
+        ],
+        notRun: [{ what: 'SKILL.md:12 pip install requests', reason: 'a package install' }],
+      },
+    });
+    const page = text(data({ status: 'failed', report }));
+    expect(page).toContain('<h2 id="detonation">Detonation</h2>');
+    expect(page).toContain('<code>scripts/sync.py</code>');
+    expect(page).toContain('exit code 0');
+    expect(page).toContain('<strong>read a honeytoken</strong>: <code>/home/sandbox/.ssh/id_rsa</code>');
+    expect(page).toContain('openat(AT_FDCWD&lt;/srv/skill&gt;, &quot;/home/sandbox/.ssh/id_rsa&quot;, O_RDONLY) = 3');
+    expect(page).toContain('<code>SKILL.md:12 pip install requests</code>: a package install');
+  });
+
+  it('says when a version was not detonated, and that nothing was tried when nothing was', () => {
+    expect(text(data({ status: 'certified', report: certifiedReport({ detonation: null }) }))).toContain(
+      'Not detonated: only the static checks judged what this skill runs.',
+    );
+    const clean = certifiedReport({
+      detonation: {
+        ran: [{ what: 'run.sh', file: 'run.sh', line: null, exit: 0, timedOut: false }],
+        events: [],
+        notRun: [],
+      },
+    });
+    expect(text(data({ status: 'certified', report: clean }))).toContain('Nothing: no honeytoken read');
   });
 });

@@ -46,6 +46,7 @@ export interface SkillPageData {
 type Finding = StoredReport['findings'][number];
 type Capability = StoredReport['capabilities'][number];
 type Server = StoredReport['servers'][number];
+type Detonation = NonNullable<StoredReport['detonation']>;
 
 const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
 /** Where the agent runtime serves its gateway by default (examples/runtime.yaml, `gateway.http`). */
@@ -332,6 +333,101 @@ function certificationSection(d: SkillPageData, report: StoredReport | null): Sa
   </section>`;
 }
 
+/** What kind of thing each detonation event is, in words. */
+const EVENT_LABELS: Readonly<Record<Detonation['events'][number]['kind'], string>> = {
+  'honeytoken-read': 'read a honeytoken',
+  connect: 'tried to connect',
+  dns: 'looked up a name',
+  'exec-shell': 'started a shell',
+  'exec-downloader': 'started a network tool',
+  'persistence-write': 'wrote a start-up file',
+  'delete-outside': 'deleted outside its scratch folders',
+};
+
+/** C16: what ran in the sandbox with honeytokens, what it tried, with the traced call as evidence. */
+function detonationSection(report: StoredReport | null): SafeHtml | string {
+  if (!report) return '';
+  const d = report.detonation;
+  return html`<section aria-labelledby="detonation">
+    <h2 id="detonation">Detonation</h2>
+    ${
+      d === null
+        ? html`<p>Not detonated: only the static checks judged what this skill runs.</p>`
+        : html`<p>
+              What the skill would run was run in a sandbox without network, with honeytokens planted where thieves look
+              (SSH keys, cloud and GitHub tokens, a <code>.env</code>, tokens in the environment), and its file, process
+              and network calls traced.
+            </p>
+            ${
+              d.ran.length
+                ? html`<h3>What ran</h3>
+                    <table class="stack">
+                      <thead>
+                        <tr>
+                          <th scope="col">Program</th>
+                          <th scope="col">Ended</th>
+                        </tr>
+                      </thead>
+                      <tbody>
+                        ${d.ran.map(
+                          (r) =>
+                            html`<tr>
+                              <td data-label="Program">
+                                <code>${r.what}</code
+                                >${r.file ? html`<br /><code class="where">${r.file}${r.line !== null ? `:${r.line}` : ''}</code>` : ''}
+                              </td>
+                              <td data-label="Ended">
+                                ${r.timedOut ? 'stopped at the time limit' : `exit code ${r.exit ?? '?'}`}
+                              </td>
+                            </tr>`,
+                        )}
+                      </tbody>
+                    </table>`
+                : html`<p>Nothing of this skill runs by itself.</p>`
+            }
+            <h3>What it tried</h3>
+            ${
+              d.events.length
+                ? html`<table class="stack report">
+                    <thead>
+                      <tr>
+                        <th scope="col">What</th>
+                        <th scope="col">Program</th>
+                        <th scope="col">Traced call</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      ${d.events.map(
+                        (e) =>
+                          html`<tr data-event="${e.kind}">
+                            <td data-label="What">
+                              <strong>${EVENT_LABELS[e.kind] ?? e.kind}</strong>: <code>${e.detail}</code>
+                            </td>
+                            <td data-label="Program"><code>${e.program}</code></td>
+                            <td data-label="Traced call"><code class="digest">${e.evidence}</code></td>
+                          </tr>`,
+                      )}
+                    </tbody>
+                  </table>`
+                : d.ran.length
+                  ? html`<p>
+                      Nothing: no honeytoken read, no connection or name lookup, no shell or network tool started, no
+                      start-up file written.
+                    </p>`
+                  : ''
+            }
+            ${
+              d.notRun.length
+                ? html`<h3>Not run</h3>
+                    <ul>
+                      ${d.notRun.map((n) => html`<li><code>${n.what}</code>: ${n.reason}</li>`)}
+                    </ul>`
+                : ''
+            }`
+    }
+  </section>`;
+}
+
 function filesSection(v: SkillVersionResponseDto): SafeHtml {
   return html`<section aria-labelledby="files">
     <h2 id="files">Files</h2>
@@ -468,6 +564,6 @@ export function skillPage(d: SkillPageData): string {
           : ''
       }
       ${permissionsSection(v, report?.capabilities ?? [])} ${toolsSection(v, report)} ${certificationSection(d, report)}
-      ${filesSection(v)} ${certificateSection(d)} ${versionsSection(d)}`,
+      ${detonationSection(report)} ${filesSection(v)} ${certificateSection(d)} ${versionsSection(d)}`,
   ).value;
 }

@@ -10,6 +10,7 @@ import {
   type PopularName,
   type ProbeResult,
 } from '../certification-input';
+import type { DetonationResult } from '../detonation-result';
 import type { LiveServerProbe, LiveTool } from '../live-server';
 import { certify } from '../certify';
 import type { Finding } from '../finding';
@@ -44,6 +45,7 @@ export interface InputOptions {
   kazmaSecrets?: string[];
   publisherKeys?: TrustedKey[];
   popularNames?: PopularName[];
+  detonation?: DetonationResult;
 }
 
 /** A real bundle (written, then read back by the bundle reader) and its parse, as the worker makes them. */
@@ -56,7 +58,7 @@ export function certificationInput(files: Files, options: InputOptions = {}): Ce
     version: options.version ?? '1.0.0',
     folderName: bundle.rootFolder,
   });
-  const { probes, liveServers, kazmaSecrets, publisherKeys, popularNames } = options;
+  const { probes, liveServers, kazmaSecrets, publisherKeys, popularNames, detonation } = options;
   return certificationInputFor(bundle, parsed, {
     namespace: { slug: namespace, ownerMatches: options.ownerMatches ?? true },
     probes,
@@ -64,6 +66,7 @@ export function certificationInput(files: Files, options: InputOptions = {}): Ce
     kazmaSecrets,
     publisherKeys,
     popularNames,
+    detonation,
     analyzer: fixtureAnalyzer(),
     policyVersion: 1,
     now: NOW,

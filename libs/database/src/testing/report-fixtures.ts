@@ -62,6 +62,11 @@ export function certifiedReport(overrides: Partial<CertificationReport> = {}): C
         attestation: null,
       },
     ],
+    detonation: {
+      ran: [{ what: 'scripts/forecast.py --help', file: 'scripts/forecast.py', line: null, exit: 0, timedOut: false }],
+      events: [],
+      notRun: [{ what: 'README.md line 12: pip install requests', reason: 'a package install (C8 checks packages)' }],
+    },
     pinnedPackages: [{ registry: 'npm', name: '@acme/weather-mcp', version: '2.1.0', integrity: 'sha512-abc' }],
     manifestSha256: 'd'.repeat(64),
     entryPointChecksum: 'e'.repeat(64),
