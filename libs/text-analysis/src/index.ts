@@ -28,3 +28,4 @@ export {
   type NameLikeness,
 } from './names';
 export { escapeForDisplay, excerptAt, quoteForMessage, type DisplayOptions } from './display';
+export { findConcealedPayloads, type ConcealedPayload } from './concealed-payload';

@@ -15,6 +15,7 @@ import {
   excerptAt,
   findHiddenMarkdown,
   findHiddenText,
+  findConcealedPayloads,
   findInjections,
   quoteForMessage,
   type HiddenKind,
@@ -33,7 +34,13 @@ import { escapeRegExp, serverLocation } from './server-location';
 type CodeText = CheckInput['code']['analyses'][number]['comments'][number];
 
 type TextRule =
-  'hidden-unicode' | 'ansi-escape' | 'control-character' | InjectionRule | 'hidden-comment' | 'not-fully-scanned';
+  | 'hidden-unicode'
+  | 'ansi-escape'
+  | 'control-character'
+  | InjectionRule
+  | 'concealed-instructions'
+  | 'hidden-comment'
+  | 'not-fully-scanned';
 
 /** One text a model reads, and where findings about it point. */
 interface Source {
@@ -89,6 +96,8 @@ const FIX_HINTS: Readonly<Record<TextRule, string>> = {
     'Remove the request: a skill never asks a model to read or send credentials, keys, secret files or the environment. Code that needs a secret reads the one it declares from its configuration.',
   'tool-poisoning':
     "Say what the tool does and nothing else: no hidden instruction blocks, no steps to take before it is used, no references to other servers' tools.",
+  'concealed-instructions':
+    'Write the instructions out: a payload the reader must decode, reassemble or decrypt before following it hides what it instructs from every reviewer.',
   'hidden-comment':
     'Remove the hidden text or make it visible; if it is harmless (a note to maintainers), a reviewer can clear this finding.',
   'not-fully-scanned': `Split the text into files under ${MAX_SCANNED_BYTES} bytes.`,
@@ -378,6 +387,18 @@ function scan(source: Source): Scanned[] {
         length: injection.length,
         signature: `${injection.rule} ${injection.matched}`,
         what: `${injection.label}: ${quoted}`,
+      });
+    }
+  }
+  if (source.injections) {
+    for (const concealed of findConcealedPayloads(text)) {
+      found.push({
+        rule: 'concealed-instructions',
+        severity: 'critical',
+        index: concealed.index,
+        length: concealed.instruction.length,
+        signature: `concealed ${concealed.instruction}`,
+        what: `instructions to ${concealed.instruction.toLowerCase()} ${concealed.payload} and act on the result, which hides what the reader is told to do`,
       });
     }
   }
