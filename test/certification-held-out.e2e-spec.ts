@@ -32,7 +32,7 @@ describe('the held-out certification corpus', () => {
   const verdictOf = (testCase: CorpusCase): CertificationVerdict => verdicts.get(testCase.id) as CertificationVerdict;
 
   beforeAll(async () => {
-    corpus = await startCorpusJudge();
+    corpus = await startCorpusJudge({ detonate: true });
     // Judged once, in order, before the assertions: each case is then its own test.
     for (const testCase of [...HELD_OUT_HOSTILE, ...HELD_OUT_BENIGN]) {
       verdicts.set(testCase.id, await corpus.judge(testCase));

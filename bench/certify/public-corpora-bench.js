@@ -119,7 +119,7 @@ async function main() {
     name: 'held-out corpus (test/fixtures/held-out-corpus)',
     cases: [...heldOut.HELD_OUT_HOSTILE, ...heldOut.HELD_OUT_BENIGN].map(label),
   });
-  const judge = await startCorpusJudge();
+  const judge = await startCorpusJudge({ detonate: true });
   try {
     for (const corpus of corpora) await rates(judge, corpus.name, corpus.cases);
   } finally {

@@ -67,6 +67,10 @@ export const LANGUAGES: readonly Language[] = [
       conceal: [
         "(there is |there's )?no need to (tell|inform|notify|alert) (the user|them|anyone)#",
         "(there is |there's )?no need to mention (it|this|that|anything) to (the user|them|anyone)#",
+        // Deceiving the user about what was done: "so they do not notice", "silently replace".
+        "so (that )?(they|the user|users|he|she|nobody|no one) (do not|don't|does not|doesn't|won't|will not|cannot|can't|never) (notice|realize|realise|see|find out)#",
+        "without (the user|the human|them|anyone|the owner) (noticing|knowing|realizing|realising|finding out)#",
+        "(silently|secretly|covertly|quietly|invisibly) (replace|swap|substitute|redirect|rewrite|alter)# ",
       ],
       execute: [
         "(run|execute|install|download and run|download and execute|launch)# … without (asking|telling|informing|notifying|alerting|consulting|checking with) (the user|the human|anyone|them|the operator)",
