@@ -10,6 +10,7 @@ import {
   type CodeAnalyzer,
   type FileAnalysis,
   type FileKind,
+  type LocalModules,
   type ShellCommandAnalysis,
 } from '@skillhub/code-analysis';
 import type { NormalizedSkill } from '@skillhub/skill-formats';
@@ -30,11 +31,18 @@ export function analyzeBundle(bundle: Bundle, analyzer: CodeAnalyzer, skill: Nor
   const analyses: FileAnalysis[] = [];
   const paths = new Set(bundle.files.map((file) => file.path));
   const ran: RanFile[] = [];
+  for (const file of bundle.files) kinds.set(file.path, classifyFile(file.path, file.content));
+  // What the bundle's JavaScript modules export to each other: a sink exported by one is judged where another calls it.
+  const modules = analyzer.localModules(
+    bundle.files.flatMap((file) => {
+      const kind = kinds.get(file.path);
+      return kind?.kind === 'code' ? [{ path: file.path, content: file.content, language: kind.language }] : [];
+    }),
+  );
   for (const file of bundle.files) {
-    const kind = classifyFile(file.path, file.content);
-    kinds.set(file.path, kind);
+    const kind = kinds.get(file.path) as FileKind;
     if (kind.kind === 'code') {
-      analyses.push(analyzeFile(analyzer, file.path, file.content, kind.language));
+      analyses.push(analyzeFile(analyzer, file.path, file.content, kind.language, modules));
       ran.push(...filesRunIn(scannedText(file).text, file.path, paths));
     }
     // Instructions, notebooks, manifests and build files hold code too: the agent or a tool runs it.
@@ -47,7 +55,7 @@ export function analyzeBundle(bundle: Bundle, analyzer: CodeAnalyzer, skill: Nor
   }
   for (const server of skill?.mcpServers ?? []) ran.push(...runBy(server.command ?? [], paths, server.cwd));
   for (const command of skill?.commands ?? []) ran.push(...runBy(command.argv, paths, command.cwd));
-  reclassifyRanFiles(bundle, analyzer, ran, kinds, analyses);
+  reclassifyRanFiles(bundle, analyzer, ran, kinds, analyses, modules);
   exfiltrationAcrossFiles(analyses, kinds);
   const commands = (skill?.commands ?? []).map((command) => {
     const line = lineOfFirstMatch(bundle, command.declaredIn, new RegExp(`\\b${escapeRegExp(command.name)}\\b`));
@@ -80,6 +88,7 @@ function reclassifyRanFiles(
   ran: readonly RanFile[],
   kinds: Map<string, FileKind>,
   analyses: FileAnalysis[],
+  modules: LocalModules,
 ): void {
   const done = new Set<string>();
   for (const { path, language, by } of ran) {
@@ -102,7 +111,7 @@ function reclassifyRanFiles(
       continue;
     }
     if (kind.kind !== 'code') kinds.set(path, { kind: 'code', language });
-    analyses.push(analyzeFile(analyzer, path, file.content, language));
+    analyses.push(analyzeFile(analyzer, path, file.content, language, modules));
   }
 }
 
@@ -149,9 +158,10 @@ function analyzeFile(
   path: string,
   content: Buffer,
   language: Extract<FileKind, { kind: 'code' }>['language'],
+  modules: LocalModules,
 ): FileAnalysis {
   try {
-    return analyzer.analyzeFile(path, content, language);
+    return analyzer.analyzeFile(path, content, language, modules);
   } catch {
     const message = 'The code analyser could not read this file, so nothing about it can be proven.';
     const issue = { kind: 'unparsable' as const, file: path, line: null, message, evidence: '' };

@@ -8,17 +8,21 @@
 import type { FileAnalysis, Language, ShellCommandAnalysis, SourceLocation } from './analysis.types';
 import type { AnalyzerContext } from './analyzer-context';
 import type { EmbeddedCode } from './embedded-code';
+import { powershellIssues } from './powershell-lines';
 import { loadGrammars, type Grammars } from './grammars';
 import { analyzeJavaScript } from './javascript.analyzer';
+import { collectLocalModules, type LocalModules } from './javascript-modules';
 import { analyzePython } from './python.analyzer';
 import { analyzeArgv, analyzeShell, analyzeShellCommand } from './shell.analyzer';
+import type { NestedCode } from './shell-inspector';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 export class CodeAnalyzer {
   constructor(private readonly grammars: Grammars) {}
 
-  analyzeFile(path: string, content: Buffer, language: Language): FileAnalysis {
+  /** `localModules`: what the bundle's JavaScript modules export to each other (see localModules below). */
+  analyzeFile(path: string, content: Buffer, language: Language, localModules?: LocalModules): FileAnalysis {
     let text: string;
     try {
       text = utf8.decode(content);
@@ -32,7 +36,7 @@ export class CodeAnalyzer {
       };
       return { path, language, capabilities: [], issues: [issue], comments: [] };
     }
-    return this.analyzeText(path, text, language);
+    return this.analyzeText(path, text, language, localModules);
   }
 
   /**
@@ -42,18 +46,23 @@ export class CodeAnalyzer {
    * and a command line the agent would run sit side by side in a document's blocks).
    */
   analyzeEmbedded(path: string, piece: EmbeddedCode): FileAnalysis {
+    if (piece.language === 'powershell') {
+      const issues = powershellIssues(piece.code, path, piece.line);
+      return { path, language: 'shell', capabilities: [], issues, comments: [] };
+    }
+    const language = piece.language;
     const at = { file: path, line: piece.line };
-    const whole = (): FileAnalysis => shifted(this.analyzeText(path, piece.code, piece.language), piece.line - 1);
+    const whole = (): FileAnalysis => shifted(this.analyzeText(path, piece.code, language), piece.line - 1);
     let analysis: FileAnalysis | ShellCommandAnalysis =
       piece.shape === 'line' ? this.analyzeShellCommand(piece.code, at) : whole();
-    if (piece.language === 'shell' && analysis.issues.some((issue) => issue.kind === 'unparsable')) {
+    if (language === 'shell' && analysis.issues.some((issue) => issue.kind === 'unparsable')) {
       const lines = piece.shape === 'line' ? [piece.code] : piece.code.split('\n');
       const each = lines.map((line, index) => this.analyzeShellCommand(line, { file: path, line: piece.line + index }));
       analysis = { capabilities: each.flatMap((one) => one.capabilities), issues: each.flatMap((one) => one.issues) };
     }
     return {
       path,
-      language: piece.language,
+      language,
       capabilities: piece.role === 'runs' ? analysis.capabilities : [],
       // What does not parse as its language was prose, output or an example, not a program.
       issues: analysis.issues.filter((issue) => issue.kind !== 'unparsable'),
@@ -61,11 +70,13 @@ export class CodeAnalyzer {
     };
   }
 
-  private analyzeText(path: string, text: string, language: Language): FileAnalysis {
+  private analyzeText(path: string, text: string, language: Language, localModules?: LocalModules): FileAnalysis {
     const context: AnalyzerContext = {
       grammars: this.grammars,
       path,
       shell: (command, line) => this.analyzeShellCommand(command, { file: path, line }),
+      code: this.nestedCode(path),
+      localModules,
     };
     const analysis =
       language === 'python'
@@ -76,14 +87,38 @@ export class CodeAnalyzer {
     return { path, language, ...analysis };
   }
 
+  /**
+   * What the JavaScript and TypeScript files of a bundle export to each other, computed once per
+   * bundle and handed to analyzeFile for each file, so that a sink exported by `./util.js` is
+   * judged where another file calls it. Files that are not UTF-8 are left out.
+   */
+  localModules(files: readonly { path: string; content: Buffer; language: Language }[]): LocalModules {
+    return collectLocalModules(
+      this.grammars,
+      files.flatMap(({ path, content, language }) => {
+        if (language !== 'javascript' && language !== 'typescript' && language !== 'tsx') return [];
+        try {
+          return [{ path, text: utf8.decode(content), language }];
+        } catch {
+          return [];
+        }
+      }),
+    );
+  }
+
   /** A constant command line handed to a shell, as the shell reads it. */
   analyzeShellCommand(command: string, at: SourceLocation): ShellCommandAnalysis {
-    return analyzeShellCommand(command, this.grammars, at);
+    return analyzeShellCommand(command, this.grammars, at, this.nestedCode(at.file));
+  }
+
+  /** Python or JavaScript a shell command of `path` runs inline, analysed as a file of its own. */
+  private nestedCode(path: string): NestedCode {
+    return (language, code) => this.analyzeText(path, code, language);
   }
 
   /** What running `argv` without a shell does (a SwarmKit command, an MCP server's launch): see analyzeArgv. */
   analyzeArgv(argv: readonly string[], at: SourceLocation): ShellCommandAnalysis {
-    return analyzeArgv(argv, this.grammars, at);
+    return analyzeArgv(argv, this.grammars, at, this.nestedCode(at.file));
   }
 }
 

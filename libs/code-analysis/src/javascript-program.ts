@@ -20,10 +20,32 @@ export interface Scope {
 export type Binding =
   /** `import x from 'm'` (`default`), `import * as x` (`*`), `import {a as x}` (`a`), `import x = require('m')`. */
   | { kind: 'import'; module: string; imported: string }
-  /** `const x = init`, `const {a: {b: x}} = init` (path `a.b`), later `x = other` (reassignments). */
-  | { kind: 'value'; init: SyntaxNode | null; scope: Scope; path: readonly string[]; assignments: SyntaxNode[] }
-  /** Parameters, catch parameters, functions and classes: values the analysis does not follow. */
+  /**
+   * `const x = init`, `const {a: {b: x}} = init` (path `a.b`), `function x() {}` (init is the function),
+   * later `x = other` (reassignments) and `x.k = v` (stores into the object it holds).
+   */
+  | {
+      kind: 'value';
+      init: SyntaxNode | null;
+      scope: Scope;
+      path: readonly PathKey[];
+      assignments: Assignment[];
+      stores: Use[];
+    }
+  /** Parameters, catch parameters, classes, a function expression's own name: values the analysis does not follow. */
   | { kind: 'local' };
+
+/** A name bound to a value the analysis follows. */
+export type ValueBinding = Extract<Binding, { kind: 'value' }>;
+
+/** `x = v` (path empty), `({a: {b: x}} = v)` (path `a.b`), `x++`: what a name is given after its declaration. */
+export interface Assignment {
+  node: SyntaxNode;
+  path: readonly PathKey[];
+}
+
+/** A member name in a destructuring path: a name, or the expression of a computed key (`{[k]: x}`). */
+export type PathKey = string | SyntaxNode;
 
 /** A node to judge, with the scope its names are looked up in. */
 export interface Use {
@@ -39,14 +61,23 @@ export interface JsProgram {
   members: Use[];
   /** Every `x[y]`: a computed key on a module or a global is a way to hide what is called. */
   subscripts: Use[];
+  /** The objects of `with (x) { … }`, which put every member of x in scope as a name. */
+  withs: Use[];
   /** `...x` and `for (k in x)`: places that take every key of an object. */
   spreads: Use[];
-  /** `const {A, B} = x`: reads of several members at once. */
+  /** `const {A, B} = x`, `({A, B} = x)`: reads of several members at once. */
   patterns: Use[];
   /** `import … from 'm'`, `export … from 'm'`, `import 'm'`: the statement and its module. */
   imports: { node: SyntaxNode; module: string }[];
-  /** `module.exports = require('m')`: how bundlers (webpack, ncc) wrap the modules they leave out. */
-  reexports: SyntaxNode[];
+  /**
+   * Assignments to `module.exports`, `module.exports.x` and `exports.x`: what a CommonJS module
+   * exports, and how bundlers (webpack, ncc) wrap the modules they leave out (`module.exports = require('m')`).
+   */
+  exports: SyntaxNode[];
+  /** `export …` statements that are not type-only. */
+  esmExports: Use[];
+  /** What each function returns, by the function's node id: its `return` values, or an arrow function's body. */
+  returns: Map<number, Use[]>;
   comments: CodeText[];
   /** Identifiers written with `\u` escapes or with characters outside ASCII. */
   strangeNames: SyntaxNode[];
@@ -106,6 +137,9 @@ const BLOCK_SCOPES = new Set([
   'switch_body',
 ]);
 
+/** Array methods whose callback is given each item first. */
+const ITERATORS = new Set(['forEach', 'map', 'flatMap', 'filter', 'find', 'findLast', 'findIndex', 'some', 'every']);
+
 const IDENTIFIERS = new Set([
   'identifier',
   'property_identifier',
@@ -164,10 +198,13 @@ export function collectProgram(tree: SyntaxNode, source: string): JsProgram {
     news: [],
     members: [],
     subscripts: [],
+    withs: [],
     spreads: [],
     patterns: [],
     imports: [],
-    reexports: [],
+    exports: [],
+    esmExports: [],
+    returns: new Map(),
     comments: [],
     strangeNames: [],
     fuckAtoms: [],
@@ -192,8 +229,8 @@ export function collectProgram(tree: SyntaxNode, source: string): JsProgram {
   const bindPattern = (
     pattern: SyntaxNode | null,
     scope: Scope,
-    make: (path: string[]) => Binding,
-    path: string[] = [],
+    make: (path: PathKey[]) => Binding,
+    path: PathKey[] = [],
   ): void => {
     if (!pattern) return;
     switch (pattern.type) {
@@ -218,9 +255,11 @@ export function collectProgram(tree: SyntaxNode, source: string): JsProgram {
         return;
       case 'pair_pattern': {
         const key = pattern.childForFieldName('key');
-        const name = key
-          ? (stringValue(key) ?? (key.type === 'computed_property_name' ? '*' : identifierName(key)))
-          : '*';
+        const name = !key
+          ? '*'
+          : key.type === 'computed_property_name'
+            ? (key.namedChildren[0] ?? '*')
+            : (stringValue(key) ?? identifierName(key));
         bindPattern(pattern.childForFieldName('value'), scope, make, [...path, name]);
         return;
       }
@@ -235,7 +274,20 @@ export function collectProgram(tree: SyntaxNode, source: string): JsProgram {
     }
   };
   const local = (): Binding => ({ kind: 'local' });
-  const thenCallbacks = new Map<number, { init: SyntaxNode; scope: Scope }>();
+  const valueBinding = (init: SyntaxNode | null, scope: Scope, path: PathKey[] = []): ValueBinding => ({
+    kind: 'value',
+    init,
+    scope,
+    path,
+    assignments: [],
+    stores: [],
+  });
+  const returned = (fn: SyntaxNode, use: Use): void => {
+    const list = program.returns.get(fn.id);
+    if (list) list.push(use);
+    else program.returns.set(fn.id, [use]);
+  };
+  const callbacks = new Map<number, { init: SyntaxNode; scope: Scope; path: PathKey[] }>();
 
   walk(tree, (node) => {
     const type = node.type;
@@ -253,7 +305,7 @@ export function collectProgram(tree: SyntaxNode, source: string): JsProgram {
       const outer = scopeAt(node);
       const name = node.childForFieldName('name');
       if (name && (type === 'function_declaration' || type === 'generator_function_declaration'))
-        bind(outer, identifierName(name), local());
+        bind(outer, identifierName(name), valueBinding(node, outer));
       const scope: Scope = {
         start: node.startIndex,
         end: node.endIndex,
@@ -264,19 +316,19 @@ export function collectProgram(tree: SyntaxNode, source: string): JsProgram {
       stack.push(scope);
       if (name && (type === 'function_expression' || type === 'generator_function'))
         bind(scope, identifierName(name), local());
-      // `import('m').then((m) => …)`, `p.then(function (v) {…})`: the parameter is what the promise resolves to.
-      const resolved = thenCallbacks.get(node.id);
+      // `import('m').then((m) => …)`: the parameter is what the promise resolves to; `[a, b].forEach((f) => …)`: an item.
+      const resolved = callbacks.get(node.id);
       if (resolved) {
         const parameters = node.childForFieldName('parameters')?.namedChildren ?? [node.childForFieldName('parameter')];
-        bindPattern(parameters[0] ?? null, scope, (path) => ({
-          kind: 'value',
-          init: resolved.init,
-          scope: resolved.scope,
-          path,
-          assignments: [],
-        }));
+        bindPattern(parameters[0] ?? null, scope, (path) =>
+          valueBinding(resolved.init, resolved.scope, [...resolved.path, ...path]),
+        );
       }
-      if (type === 'arrow_function') bindPattern(node.childForFieldName('parameter'), scope, local);
+      if (type === 'arrow_function') {
+        bindPattern(node.childForFieldName('parameter'), scope, local);
+        const body = node.childForFieldName('body');
+        if (body && body.type !== 'statement_block') returned(node, { node: body, scope });
+      }
       if (type === 'catch_clause') bindPattern(node.childForFieldName('parameter'), scope, local);
       if (type === 'for_in_statement') {
         const left = node.childForFieldName('left');
@@ -303,20 +355,30 @@ export function collectProgram(tree: SyntaxNode, source: string): JsProgram {
         const name = node.childForFieldName('name');
         const init = node.childForFieldName('value');
         const target = isVar ? functionScope(scope) : scope;
-        bindPattern(name, target, (path) => ({ kind: 'value', init, scope, path, assignments: [] }));
+        bindPattern(name, target, (path) => valueBinding(init, scope, path));
         if (name && name.type !== 'identifier' && init) program.patterns.push({ node, scope });
         return;
       }
       case 'assignment_expression': {
         const left = node.childForFieldName('left');
-        if (left?.type === 'identifier') {
+        if (left?.type === 'identifier' || left?.type === 'object_pattern' || left?.type === 'array_pattern') {
           const scope = scopeAt(node);
-          const name = identifierName(left);
-          const binding = lookup(scope, name);
-          if (binding?.kind === 'value') binding.assignments.push(node);
-          else if (!binding) bind(root, name, { kind: 'value', init: null, scope, path: [], assignments: [node] });
-        } else if (left?.type === 'member_expression' && left.text === 'module.exports') {
-          program.reexports.push(node);
+          // The names the target binds, with their paths, collected apart and then given to their bindings.
+          const targets: Scope = { ...scope, bindings: new Map() };
+          bindPattern(left, targets, (path) => valueBinding(null, scope, path));
+          for (const [name, target] of targets.bindings) {
+            const assignment = { node, path: target.kind === 'value' ? target.path : [] };
+            const binding = lookup(scope, name);
+            if (binding?.kind === 'value') binding.assignments.push(assignment);
+            else if (!binding) bind(root, name, { ...valueBinding(null, scope), assignments: [assignment] });
+          }
+          if (left.type !== 'identifier') program.patterns.push({ node, scope });
+        } else if (left?.type === 'member_expression' || left?.type === 'subscript_expression') {
+          const object = left.childForFieldName('object');
+          const scope = scopeAt(node);
+          const binding = object?.type === 'identifier' ? lookup(scope, identifierName(object)) : null;
+          if (isExportsTarget(left)) program.exports.push(node);
+          else if (binding?.kind === 'value') binding.stores.push({ node, scope });
         }
         return;
       }
@@ -325,7 +387,7 @@ export function collectProgram(tree: SyntaxNode, source: string): JsProgram {
         // `i++`, `s += x`: the name no longer holds its first value.
         const target = node.childForFieldName(type === 'update_expression' ? 'argument' : 'left');
         const binding = target?.type === 'identifier' ? lookup(scopeAt(node), identifierName(target)) : null;
-        if (binding?.kind === 'value') binding.assignments.push(node);
+        if (binding?.kind === 'value') binding.assignments.push({ node, path: [] });
         return;
       }
       case 'import_statement': {
@@ -375,16 +437,25 @@ export function collectProgram(tree: SyntaxNode, source: string): JsProgram {
         const source = node.childForFieldName('source');
         const module = source ? stringValue(source) : null;
         if (module !== null) program.imports.push({ node, module });
+        program.esmExports.push({ node, scope: scopeAt(node) });
+        return;
+      }
+      case 'return_statement': {
+        const argument = node.namedChildren.find((child) => child?.type !== 'comment');
+        const fn = argument ? enclosingFunction(node) : null;
+        if (argument && fn) returned(fn, { node: argument, scope: scopeAt(node) });
         return;
       }
       case 'call_expression': {
         const scope = scopeAt(node);
         program.calls.push({ node, scope });
         const callee = node.childForFieldName('function');
-        if (callee?.type === 'member_expression' && callee.childForFieldName('property')?.text === 'then') {
+        const method = callee?.type === 'member_expression' ? callee.childForFieldName('property')?.text : undefined;
+        if (method === 'then' || (method && ITERATORS.has(method))) {
           const callback = node.childForFieldName('arguments')?.namedChildren[0];
-          const init = callee.childForFieldName('object');
-          if (callback && init && FUNCTION_SCOPES.has(callback.type)) thenCallbacks.set(callback.id, { init, scope });
+          const init = callee?.childForFieldName('object');
+          if (callback && init && FUNCTION_SCOPES.has(callback.type))
+            callbacks.set(callback.id, { init, scope, path: method === 'then' ? [] : ['*'] });
         }
         return;
       }
@@ -405,6 +476,11 @@ export function collectProgram(tree: SyntaxNode, source: string): JsProgram {
       case 'spread_element':
         program.spreads.push({ node, scope: scopeAt(node) });
         return;
+      case 'with_statement': {
+        const object = node.childForFieldName('object');
+        if (object) program.withs.push({ node: object, scope: scopeAt(node) });
+        return;
+      }
       case 'unary_expression':
         if (checkFuck && /^(?:!!?|\+)\[\]$/.test(node.text)) program.fuckAtoms.push(node);
         return;
@@ -415,6 +491,21 @@ export function collectProgram(tree: SyntaxNode, source: string): JsProgram {
   return program;
 }
 
+/** `module.exports`, `module.exports.x`, `exports.x`, `exports['x']`. */
+function isExportsTarget(node: SyntaxNode): boolean {
+  if (node.text === 'module.exports') return node.type === 'member_expression';
+  if (node.type !== 'member_expression' && node.type !== 'subscript_expression') return false;
+  const object = node.childForFieldName('object');
+  return object?.type === 'identifier' ? object.text === 'exports' : object?.text === 'module.exports';
+}
+
+/** The function a `return` belongs to. */
+function enclosingFunction(node: SyntaxNode): SyntaxNode | null {
+  for (let current = node.parent; current; current = current.parent)
+    if (FUNCTION_SCOPES.has(current.type)) return current;
+  return null;
+}
+
 /** The binding `name` has in `scope` or an enclosing one, or null for a global. */
 export function lookup(scope: Scope, name: string): Binding | null {
   for (let current: Scope | null = scope; current; current = current.parent) {
@@ -422,4 +513,26 @@ export function lookup(scope: Scope, name: string): Binding | null {
     if (binding) return binding;
   }
   return null;
+}
+
+/**
+ * The modules a bundle leaves to Node, by the id its loader calls them with: webpack and ncc wrap
+ * `require("child_process")` as `2081: (module) => { module.exports = require("child_process") }`
+ * and call `__webpack_require__(2081)`.
+ */
+export function bundledModules(program: JsProgram): Map<string, string> {
+  const modules = new Map<string, string>();
+  for (const assignment of program.exports) {
+    if (assignment.childForFieldName('left')?.text !== 'module.exports') continue;
+    const right = assignment.childForFieldName('right');
+    const callee = right?.type === 'call_expression' ? right.childForFieldName('function') : null;
+    const arg = right?.childForFieldName('arguments')?.namedChildren[0];
+    const module = callee?.text === 'require' && arg ? stringValue(arg) : null;
+    if (!module) continue;
+    let node: SyntaxNode | null = assignment.parent;
+    for (let depth = 0; node && depth < 6 && node.type !== 'pair'; depth++) node = node.parent;
+    const key = node?.type === 'pair' ? node.childForFieldName('key') : null;
+    if (key) modules.set(stringValue(key) ?? key.text, module);
+  }
+  return modules;
 }

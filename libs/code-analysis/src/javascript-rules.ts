@@ -14,18 +14,19 @@ import {
   type Scope,
   type Use,
 } from './javascript-program';
-import { JsValues, argumentsOf, isRequireKey, isRequireName, refKey, type JsValue } from './javascript-values';
+import { JsValues, argumentsOf, isRequireName, refKey, type JsValue, type Ref } from './javascript-values';
+import { NODE_SINKS, sinkOf, type SinkKind } from './node-sinks';
 import { CREDENTIAL_WORDS, ENV_FILE, credentialIn } from './credential-paths';
 import { SHELLS, codeSource, interpreterOf, programName, shellSource } from './shell-commands';
 import type { Findings } from './findings';
 import { firstSyntaxError, lineOf } from './syntax';
 
-type Ref = Extract<JsValue, { kind: 'ref' }>;
-
 /** What a call or `new` of a resolved function does. */
 type Api =
   | { kind: 'shell' }
   | { kind: 'argv' }
+  /** `process.execve(file, argv)`: the list starts with the program's own name. */
+  | { kind: 'execve' }
   | { kind: 'command-line' }
   | { kind: 'fork' }
   | { kind: 'bun-spawn' }
@@ -83,17 +84,11 @@ const NATIVE_MODULES = new Set(
   ),
 );
 
-/** Modules whose members are picked by a computed name only to hide which one is called. */
-const SENSITIVE_MODULES = new Set([
-  'child_process',
-  'vm',
-  'module',
-  'worker_threads',
-  'process',
-  'Function',
-  'eval',
-  'Reflect',
-]);
+/** Expressions whose value, handed on, may be a module or one of its functions. */
+const HANDED_ON = new Set(['identifier', 'member_expression', 'subscript_expression']);
+
+/** How messages name the Function constructor (and how the rules recognise its calls). */
+const FUNCTION_CONSTRUCTOR = 'the Function constructor';
 
 const FS_WRITES = new Set(
   'writeFile appendFile createWriteStream mkdir mkdtemp rm rmdir unlink rename copyFile cp symlink link truncate chmod chown lchown utimes outputFile outputJson outputJSON writeJson writeJSON ensureDir ensureFile mkdirp mkdirs remove emptyDir emptydir move copy ensureLink ensureSymlink'.split(
@@ -102,14 +97,16 @@ const FS_WRITES = new Set(
 );
 const FS_READS = new Set('readFile createReadStream readdir opendir readJson readJSON readlink open'.split(' '));
 
-const VM_RUNNERS =
-  /^(?:runInContext|runInNewContext|runInThisContext|compileFunction|Script|SourceTextModule|SyntheticModule)$/;
-
 /** Environment variables that describe the run, not secrets (NODE_ENV is read by most bundled libraries). */
 const CONTEXT_VARIABLES = new Set('NODE_ENV HOME PATH USER PWD TMPDIR TMP TEMP SHELL LANG TERM'.split(' '));
 
-/** `.exec(`, `.execSync(` on an object the analysis could not resolve (a bundler's module): still child_process. */
-const UNMISTAKABLE_METHODS = new Set(['execSync', 'execFileSync', 'spawnSync']);
+/**
+ * `.execSync(`, `.spawnSync(` on an object the analysis could not resolve (a bundler's module):
+ * still child_process, whose synchronous runners no other common API spells the same.
+ */
+const UNMISTAKABLE_METHODS = new Set(
+  Object.keys(NODE_SINKS.get('child_process') ?? {}).filter((name) => name.endsWith('Sync')),
+);
 
 /** Credential literals looked at per file: past that, a file is built to wear the analyser out. */
 const MAX_CREDENTIAL_WORDS = 200;
@@ -146,6 +143,7 @@ export class JsInspector {
     for (const use of this.program.members) this.memberRead(use);
     for (const use of this.program.spreads) this.spread(use);
     for (const use of this.program.patterns) this.destructuring(use);
+    for (const use of this.program.withs) this.withObject(use);
     this.names();
     this.credentialLiterals();
   }
@@ -160,20 +158,19 @@ export class JsInspector {
       this.taggedTemplate(this.values.value(callee, scope), argsNode, node);
       return;
     }
-    let args = argumentsOf(node);
+    const written = argumentsOf(node);
+    for (const arg of written) this.handedOn(arg, scope);
     if (callee.type === 'import') {
-      this.moduleLoad(args[0], this.values.value(args[0], scope), node, 'import()');
+      this.moduleLoad(written[0], this.values.value(written[0], scope), node, 'import()');
       return;
     }
     if (callee.type === 'identifier' && isRequireName(identifierName(callee))) {
-      this.moduleLoad(args[0], this.values.value(args[0], scope), node, 'require()');
+      this.moduleLoad(written[0], this.values.value(written[0], scope), node, 'require()');
       return;
     }
-    let target = this.values.value(callee, scope);
-    if (target.kind === 'ref' && target.path[target.path.length - 1] === 'call') {
-      target = { ...target, path: target.path.slice(0, -1) };
-      args = args.slice(1);
-    }
+    const invocation = this.values.invocation(this.values.value(callee, scope), written, scope);
+    const args = invocation.args ?? [];
+    let target = invocation.target;
     if (target.kind !== 'ref') {
       const property = callee.type === 'member_expression' ? callee.childForFieldName('property') : null;
       const method = property ? identifierName(property) : '';
@@ -194,24 +191,85 @@ export class JsInspector {
         node.text,
       );
     }
-    if (isRequireKey(key)) {
-      this.moduleLoad(args[0], this.values.value(args[0], scope), node, 'require()');
+    const sink = sinkOf(target.root, target.path);
+    if (sink && target.path.includes('*')) {
+      const message = `Calls a member of ${target.root} picked by a name computed at run time.`;
+      this.findings.issue('dynamic-code', this.line(node), message, node.text);
+    }
+    // `Reflect.get(cp, name)` picks a member as `cp[name]` does.
+    if (key === 'Reflect.get' && args[1]) this.computedMember(this.values.value(args[0], scope), args[1], node, scope);
+    if (sink === 'load') {
+      this.internalLoader(target, node);
+      // A wrapper's body (`return require.apply(this, arguments)`): the names are those its callers give.
+      if (!invocation.forwarded) this.moduleLoad(args[0], this.values.value(args[0], scope), node, `${key}()`);
       return;
     }
-    const api = apiOf(target, false);
-    if (api) this.apply(api, node, args, scope);
+    const api = apiOf(target, invocation.construct);
+    if (api) this.apply(api, node, invocation.args, scope);
   }
 
   private construct({ node, scope }: Use): void {
-    const target = this.values.value(node.childForFieldName('constructor'), scope);
+    const constructor = this.values.value(node.childForFieldName('constructor'), scope);
+    const written = argumentsOf(node);
+    for (const arg of written) this.handedOn(arg, scope);
+    const invocation = this.values.invocation(constructor, written, scope, true);
+    const target = invocation.target;
     if (target.kind !== 'ref') return;
-    const api = apiOf(target, true);
-    if (api) this.apply(api, node, argumentsOf(node), scope);
+    const api = apiOf(target, invocation.construct);
+    if (api) this.apply(api, node, invocation.args, scope);
   }
 
-  private apply(api: Api, node: SyntaxNode, args: SyntaxNode[], scope: Scope): void {
+  /**
+   * A sink handed on as a value (any argument; a member read such as `cp.exec` also as an array
+   * item, an object member or a value stored into a member), which the analysis may not follow to
+   * where it is called: what it can do is recorded where it is handed on. A program runner, or a
+   * module that has one, is the process_exec capability. A function that runs code or loads native
+   * code handed to another function (`arr.map(eval)`, `new Map([['dl', process.dlopen]])`) is
+   * refused; in a list or an object that stays here it is judged where it is read back and called
+   * (`[Object, eval].forEach(…)` lists builtins). The Function constructor, which code names as a
+   * type, and prototypes are not judged.
+   */
+  private handedOn(node: SyntaxNode, scope: Scope): void {
+    if (!HANDED_ON.has(node.type)) return;
+    const value = this.values.value(node, scope);
+    if (value.kind !== 'ref') return;
+    const member = sinkOf(value.root, value.path);
+    const whole = value.path.length === 0 && value.module ? sinkOf(value.root, ['*']) : null;
+    const runs = [member, whole].some((kind) => kind === 'shell' || kind === 'argv' || kind === 'process');
+    const evaluates = (member === 'code' || member === 'native') && value.root !== 'Function';
+    if ((!runs && !evaluates) || value.path.includes('prototype') || !isHandedOn(node)) return;
+    const line = this.line(node);
+    const evidence = (node.parent?.type === 'arguments' ? node.parent.parent : null) ?? node;
+    if (runs) this.findings.capability('process_exec', line, evidence.text);
+    if (!evaluates || !inArguments(node)) return;
+    const name = refKey(value);
+    if (member === 'code')
+      this.findings.issue('dynamic-code', line, `Hands ${name}, which runs code, on as a value.`, evidence.text);
+    else
+      this.findings.issue('native-code', line, `Hands ${name}, which loads native code, on as a value.`, evidence.text);
+  }
+
+  /** `with (cp) { exec(x) }`: every member of a module or of the global object becomes a name no rule sees resolved. */
+  private withObject({ node, scope }: Use): void {
+    const object = this.values.value(node, scope);
+    if (object.kind !== 'ref' || object.path.length > 0) return;
+    if (!/^(?:globalThis|window|global|self)$/.test(object.root) && sinkOf(object.root, ['*']) === null) return;
+    const message = `Puts the members of ${object.root} in scope (with), which hides which one is used.`;
+    this.findings.issue('dynamic-code', this.line(node), message, node.parent?.text ?? node.text);
+  }
+
+  /** `module._load(name)`, `Module._load`: a module loaded through Node's internals instead of `require`. */
+  private internalLoader(target: Ref, node: SyntaxNode): void {
+    if (!target.path.some((part) => part.startsWith('_'))) return;
+    const message = `Loads a module through Node's internal loader (${refKey(target)}).`;
+    this.findings.issue('dynamic-code', this.line(node), message, node.text);
+  }
+
+  /** Judges a call of `api`; `list` is null when the arguments are not written out (`Reflect.apply(f, t, args)`). */
+  private apply(api: Api, node: SyntaxNode, list: SyntaxNode[] | null, scope: Scope): void {
     const line = this.line(node);
     const evidence = node.text;
+    const args = list ?? [];
     const value = (i: number): JsValue => this.values.value(args[i], scope);
     switch (api.kind) {
       case 'shell':
@@ -219,6 +277,7 @@ export class JsInspector {
         this.shellLine(value(0), line, evidence, 'Runs a shell command line built at run time');
         return;
       case 'argv':
+      case 'execve':
       case 'bun-spawn':
       case 'deno-command':
       case 'deno-run': {
@@ -255,11 +314,13 @@ export class JsInspector {
         const values = args.map((_, i) => value(i));
         // `Function('return this')`, `eval('1 + 1')`: a constant is code like the rest of the file, analysed as such.
         const code =
-          api.what === 'the Function constructor'
-            ? functionSource(values)
-            : values.length === 1 && api.what === 'eval'
-              ? values[0]
-              : null;
+          list === null
+            ? null
+            : api.what === FUNCTION_CONSTRUCTOR
+              ? functionSource(values)
+              : values.length === 1 && api.what === 'eval'
+                ? values[0]
+                : null;
         if (code?.kind === 'str' && this.constantCode(code.text, line, evidence)) return;
         this.findings.issue('dynamic-code', line, `Runs code built at run time (${api.what}).`, evidence);
         if (values.some(isDecoded)) {
@@ -288,6 +349,8 @@ export class JsInspector {
         const flag = options ? this.values.value(propertyValue(options, 'eval'), scope) : null;
         if (flag?.kind === 'str' && flag.text === 'true')
           this.findings.issue('dynamic-code', line, 'Starts a worker from a string of code (eval: true).', evidence);
+        else if (isDataUrl(args[0], this.values, scope))
+          this.findings.issue('dynamic-code', line, 'Starts a worker from a data: URL, a string of code.', evidence);
         return;
       }
       case 'network':
@@ -369,7 +432,7 @@ export class JsInspector {
       const nesting: Nesting = { line, depth: this.nesting.depth + 1 };
       new JsInspector(
         program,
-        new JsValues(new Map(), false),
+        new JsValues(new Map(), false, program.returns),
         this.context,
         this.findings,
         tree.rootNode,
@@ -411,6 +474,7 @@ export class JsInspector {
       const options = args[1] ?? null;
       return { argv: [value(args[0]), ...(options ? items(value(propertyValue(options, 'args'))) : [])], options };
     }
+    if (kind === 'execve') return { argv: [value(args[0]), ...items(value(args[1])).slice(1)], options: null };
     const second = args[1];
     const hasList = second !== undefined && second.type !== 'object';
     return { argv: [value(args[0]), ...(hasList ? items(value(second)) : [])], options: objectArgument(args.slice(1)) };
@@ -567,6 +631,7 @@ export class JsInspector {
 
   /** `process.env.X`, `env.X` (an alias), `process.env[name]`, and `process.env` handed on whole. */
   private memberRead({ node, scope }: Use): void {
+    this.handedOn(node, scope);
     const value = this.values.value(node, scope);
     if (value.kind !== 'ref' || value.root !== 'process' || value.path[0] !== 'env') return;
     if (value.path.length >= 2) {
@@ -606,11 +671,13 @@ export class JsInspector {
     this.wholeEnvUse(node.type === 'spread_element' && node.parent?.type === 'object' ? node.parent : target);
   }
 
-  /** `const {API_KEY, ...rest} = process.env`. */
+  /** `const {API_KEY, ...rest} = process.env`, `const {[name]: run} = cp`. */
   private destructuring({ node, scope }: Use): void {
-    const value = this.values.value(node.childForFieldName('value'), scope);
+    const declared = node.type === 'variable_declarator';
+    const value = this.values.value(node.childForFieldName(declared ? 'value' : 'right'), scope);
+    const pattern = node.childForFieldName(declared ? 'name' : 'left');
+    if (pattern?.type === 'object_pattern') this.computedPattern(pattern, value, scope);
     if (!isWholeEnv(value)) return;
-    const pattern = node.childForFieldName('name');
     const line = this.line(node);
     this.findings.capability('env_read', line, node.text);
     if (pattern?.namedChildren.some((child) => child?.type === 'rest_pattern'))
@@ -666,13 +733,34 @@ export class JsInspector {
 
   /** `globalThis[name]`, `cp[method]`: computed member names on globals and sensitive modules. */
   private computedAccess({ node, scope }: Use): void {
-    const index = node.childForFieldName('index');
-    if (!index || index.type === 'string' || index.type === 'number') return;
-    const object = this.values.value(node.childForFieldName('object'), scope);
-    // The module or global itself (`cp[name]`, `globalThis[name]`), not one of its members (`process.argv[i]`).
-    if (object.kind !== 'ref' || object.path.length > 0) return;
     const parent = node.parent;
     if (parent?.type === 'assignment_expression' && parent.childForFieldName('left')?.id === node.id) return;
+    const index = node.childForFieldName('index');
+    if (index) this.computedMember(this.values.value(node.childForFieldName('object'), scope), index, node, scope);
+  }
+
+  /** `const {[name]: run} = cp`: a computed key in a pattern picks a member as `cp[name]` does. */
+  private computedPattern(pattern: SyntaxNode, object: JsValue, scope: Scope): void {
+    for (const child of pattern.namedChildren) {
+      const key = child?.type === 'pair_pattern' ? child.childForFieldName('key') : null;
+      if (!child || !key) continue;
+      if (key.type === 'computed_property_name') {
+        const index = key.namedChildren[0];
+        if (index) this.computedMember(object, index, child, scope);
+        continue;
+      }
+      const value = child.childForFieldName('value');
+      const nested = value?.type === 'assignment_pattern' ? value.childForFieldName('left') : value;
+      if (nested?.type === 'object_pattern')
+        this.computedPattern(nested, this.values.member(object, stringValue(key) ?? identifierName(key)), scope);
+    }
+  }
+
+  /** `object[index]` at `node`, where the object is a module or a global. */
+  private computedMember(object: JsValue, index: SyntaxNode, node: SyntaxNode, scope: Scope): void {
+    if (index.type === 'string' || index.type === 'number') return;
+    // The module or global itself (`cp[name]`, `globalThis[name]`), not one of its members (`process.argv[i]`).
+    if (object.kind !== 'ref' || object.path.length > 0) return;
     const key = this.values.value(index, scope);
     if (key.kind === 'ref' && key.root === 'Symbol') return;
     // `process[err ? 'stderr' : 'stdout']`: one of two names written out.
@@ -682,7 +770,10 @@ export class JsInspector {
       );
       if (options.every((option) => option.kind === 'str')) return;
     }
-    const sensitive = /^(?:globalThis|window|global|self)$/.test(object.root) || SENSITIVE_MODULES.has(object.root);
+    // The global object, Reflect and the code runners' own members, and modules a member of which is a sink.
+    const sensitive =
+      /^(?:globalThis|window|global|self|Reflect|Function|eval)$/.test(object.root) ||
+      sinkOf(object.root, ['*']) !== null;
     const line = this.line(node);
     if (key.kind === 'str') {
       if (sensitive && index.type !== 'template_string') {
@@ -761,15 +852,13 @@ export class JsInspector {
 
 /** What calling (or, with `construct`, `new`-ing) a resolved reference does; null when nothing the rules care about. */
 function apiOf(target: Ref, construct: boolean): Api | null {
+  const sink = sinkOf(target.root, target.path);
+  if (sink) return sinkApi(sink, target, construct);
   const { root, path } = target;
   const first = path[0] ?? '';
   const last = path[path.length - 1] ?? '';
   const bare = path.length === 0;
   switch (root) {
-    case 'child_process':
-      if (first === 'exec' || first === 'execSync') return path.length === 1 ? { kind: 'shell' } : null;
-      if (/^(?:spawn|spawnSync|execFile|execFileSync)$/.test(first)) return path.length === 1 ? { kind: 'argv' } : null;
-      return first === 'fork' && path.length === 1 ? { kind: 'fork' } : null;
     case 'cross-spawn':
       return bare || first === 'sync' ? { kind: 'argv' } : null;
     case 'execa':
@@ -783,31 +872,6 @@ function apiOf(target: Ref, construct: boolean): Api | null {
         : /^(?:rm|mv|cp|mkdir|touch|sed|chmod|ln|cat|head|tail|grep|ls|find|echo|which|test)$/.test(first)
           ? { kind: 'shelljs', command: first }
           : null;
-    case 'eval':
-      return bare ? { kind: 'dynamic', what: 'eval' } : null;
-    case 'Function':
-      return bare ? { kind: 'dynamic', what: 'the Function constructor' } : null;
-    case 'vm':
-      return VM_RUNNERS.test(first) ? { kind: 'dynamic', what: `vm.${first}` } : null;
-    case 'setTimeout':
-    case 'setInterval':
-    case 'setImmediate':
-      return bare ? { kind: 'timer' } : null;
-    case 'process':
-      if (first === 'binding' || first === '_linkedBinding') return { kind: 'dynamic', what: `process.${first}` };
-      return first === 'dlopen' ? { kind: 'native', what: 'process.dlopen' } : null;
-    case 'module':
-      return path.some((part) => part === '_load' || part === '_compile' || part === '_extensions')
-        ? { kind: 'dynamic', what: `module.${path.join('.')}` }
-        : null;
-    case 'WebAssembly':
-      return /^(?:instantiate|instantiateStreaming|compile|compileStreaming|Module|Instance)$/.test(first)
-        ? { kind: 'dynamic', what: `WebAssembly.${first}, whose code cannot be read` }
-        : null;
-    case 'worker_threads':
-      return first === 'Worker' && construct ? { kind: 'worker' } : null;
-    case 'Worker':
-      return bare && construct ? { kind: 'worker' } : null;
     case 'fetch':
     case 'WebSocket':
     case 'XMLHttpRequest':
@@ -864,6 +928,63 @@ function apiOf(target: Ref, construct: boolean): Api | null {
       if (SERVER_MODULES.has(root) && last === 'listen' && path.includes('()')) return { kind: 'inbound' };
       return null;
   }
+}
+
+/** What calling a Node sink (node-sinks.ts) does; loaders are judged by the call rule itself. */
+function sinkApi(sink: SinkKind, target: Ref, construct: boolean): Api | null {
+  const name = [target.root, ...target.path.filter((part) => part !== '()')].join('.');
+  switch (sink) {
+    case 'shell':
+      return { kind: 'shell' };
+    case 'argv':
+      return name === 'process.execve' ? { kind: 'execve' } : { kind: 'argv' };
+    case 'process':
+      return { kind: 'fork' };
+    case 'code':
+      return {
+        kind: 'dynamic',
+        what:
+          name === 'Function'
+            ? FUNCTION_CONSTRUCTOR
+            : target.root === 'WebAssembly'
+              ? `${name}, whose code cannot be read`
+              : name,
+      };
+    case 'timer':
+      return { kind: 'timer' };
+    case 'worker':
+      return construct ? { kind: 'worker' } : null;
+    case 'native':
+      return { kind: 'native', what: name };
+    case 'load':
+    case 'make-require':
+      return null;
+  }
+}
+
+/** Whether a value is handed on: an argument, an array item, an object member, a value stored into a member. */
+function isHandedOn(node: SyntaxNode): boolean {
+  const parent = node.parent;
+  if (parent?.type === 'assignment_expression')
+    return parent.childForFieldName('right')?.id === node.id && parent.childForFieldName('left')?.type !== 'identifier';
+  return parent !== null && /^(?:arguments|array|pair|spread_element)$/.test(parent.type);
+}
+
+/** Whether a value is an argument of a call, or inside an array or object literal that is one. */
+function inArguments(node: SyntaxNode): boolean {
+  let parent = node.parent;
+  while (parent && /^(?:array|object|pair|spread_element)$/.test(parent.type)) parent = parent.parent;
+  return parent?.type === 'arguments';
+}
+
+/** `'data:text/javascript,' + code` or `new URL('data:…')`: code carried in the URL itself. */
+function isDataUrl(node: SyntaxNode | undefined, values: JsValues, scope: Scope): boolean {
+  let url = node?.type === 'new_expression' ? argumentsOf(node)[0] : node;
+  while (url?.type === 'binary_expression' && url.childForFieldName('operator')?.type === '+')
+    url = url.childForFieldName('left') ?? undefined;
+  if (url?.type === 'template_string') return /^`data:/i.test(url.text);
+  const value = values.value(url, scope);
+  return value.kind === 'str' && /^data:/i.test(value.text);
 }
 
 /** `new pg.Client()`, `mysql.createPool()`, `new MongoClient(url)`, `MongoClient.connect(url)`, `new Redis()`. */

@@ -114,6 +114,261 @@ describe('analyzeJavaScript: hostile code', () => {
   });
 });
 
+describe('analyzeJavaScript: sinks reached through aliases', () => {
+  const cp = "const cp = require('child_process');\n";
+  it.each<[string, IssueKind]>([
+    ["const {[k]: run} = require('child_process');\nrun(cmd)", 'dynamic-code'],
+    ["const {[k]: run} = require('child_process');\nrun(cmd)", 'shell-from-input'],
+    ["const k = 'exec';\nconst {[k]: run} = require('child_process');\nrun(cmd)", 'shell-from-input'],
+    ["const {['ex' + 'ec']: run} = require('child_process');\nrun(cmd)", 'obfuscation'],
+    ["const {m: {[k]: run}} = {m: require('child_process')};\nrun(cmd)", 'dynamic-code'],
+    [`${cp}Reflect.apply(cp.exec, cp, [cmd])`, 'shell-from-input'],
+    [`${cp}Reflect.apply(cp.exec, cp, args)`, 'shell-from-input'],
+    [`${cp}const run = cp.exec.bind(cp);\nrun(cmd)`, 'shell-from-input'],
+    [`${cp}cp.exec.call(cp, cmd)`, 'shell-from-input'],
+    [`${cp}cp.exec.apply(cp, [cmd])`, 'shell-from-input'],
+    [`${cp}const list = [cmd];\ncp.exec.apply(null, list)`, 'shell-from-input'],
+    [`${cp}Function.prototype.call.call(cp.exec, cp, cmd)`, 'shell-from-input'],
+    [`${cp}Function.prototype.apply.call(cp.exec, cp, [cmd])`, 'shell-from-input'],
+    [`${cp}Reflect.apply.call(null, cp.exec, cp, [cmd])`, 'shell-from-input'],
+    [`${cp}const run = Function.prototype.call.bind(cp.exec);\nrun(cp, cmd)`, 'shell-from-input'],
+    [`${cp}Reflect.get(cp, 'exec')(cmd)`, 'shell-from-input'],
+    [`${cp}Reflect.get(cp, name)(cmd)`, 'dynamic-code'],
+    ["const vm = require('vm');\nReflect.construct(vm.Script, [code])", 'dynamic-code'],
+    ['Reflect.apply(Function, null, parts)()', 'dynamic-code'],
+    ['Function.call(null, code)()', 'dynamic-code'],
+    ['(async function () {}).constructor(code)()', 'dynamic-code'],
+    [`${cp}let run;\nrun = cp.exec;\nrun(cmd)`, 'shell-from-input'],
+    ["let a;\nconst b = a = require('child_process').exec;\nb(cmd)", 'shell-from-input'],
+    [`${cp}const o = {r: cp.exec};\no.r(cmd)`, 'shell-from-input'],
+    [`${cp}const o = {};\no.r = cp.exec;\no.r(cmd)`, 'shell-from-input'],
+    [`${cp}const o = {};\no['r'] = cp.exec;\no[k](cmd)`, 'shell-from-input'],
+    [`${cp}const o = {log: console.log, r: cp.exec};\no[k](cmd)`, 'shell-from-input'],
+    ["function get() {\n  return require('child_process');\n}\nget().exec(cmd)", 'shell-from-input'],
+    ["const get = () => require('child_process');\nget().exec(cmd)", 'shell-from-input'],
+    ["const api = { load() { return require('child_process'); } };\napi.load().exec(cmd)", 'shell-from-input'],
+    ["function r() { return require.apply(this, arguments); }\nr('child_process').exec(cmd)", 'shell-from-input'],
+    ["module.require('child_process').exec(cmd)", 'shell-from-input'],
+    ["require.call(null, 'child_process').exec(cmd)", 'shell-from-input'],
+    ["Reflect.apply(require, null, ['child_process']).exec(cmd)", 'shell-from-input'],
+    [
+      "import { createRequire } from 'node:module';\ncreateRequire(import.meta.url)('child_process').exec(cmd)",
+      'shell-from-input',
+    ],
+    [
+      "import module from 'node:module';\nconst r = module.createRequire(import.meta.url);\nr('child_process').exec(cmd)",
+      'shell-from-input',
+    ],
+    ["process.mainModule.require('child_process').exec(cmd)", 'shell-from-input'],
+    ["process.getBuiltinModule('child_process').exec(cmd)", 'shell-from-input'],
+    ['process.getBuiltinModule(name)', 'dynamic-code'],
+    ["module.constructor._load('child_process').exec(cmd)", 'shell-from-input'],
+    ["require('module').Module._load('child_process')", 'dynamic-code'],
+    ["require('module').prototype._compile(code, 'x.js')", 'dynamic-code'],
+    ["import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url)", 'dynamic-code'],
+    ["process.binding('spawn_sync').spawn(options)", 'dynamic-code'],
+    ["process._linkedBinding('x')", 'dynamic-code'],
+    ["globalThis['req' + 'uire']('child_process').exec(cmd)", 'shell-from-input'],
+    ["const m = await import('child_' + 'process');\nm.exec(cmd)", 'shell-from-input'],
+    ["import { Worker } from 'node:worker_threads';\nnew Worker('data:text/javascript,' + code)", 'dynamic-code'],
+    ["import { Worker } from 'node:worker_threads';\nnew Worker(new URL('data:text/javascript,1'))", 'dynamic-code'],
+    [
+      "import { DatabaseSync } from 'node:sqlite';\nconst db = new DatabaseSync(':memory:', { allowExtension: true });\ndb.loadExtension(file)",
+      'native-code',
+    ],
+    ["import { Session } from 'node:inspector';\nconst session = new Session()", 'dynamic-code'],
+    ["require('inspector').open(9229)", 'dynamic-code'],
+    ["require('repl').start('> ')", 'dynamic-code'],
+    ["import { WASI } from 'node:wasi';\nnew WASI({ version: 'preview1' })", 'dynamic-code'],
+    ["require('timers').setTimeout('run(' + x + ')', 10)", 'dynamic-code'],
+    ["require('v8').setFlagsFromString('--allow-natives-syntax')", 'dynamic-code'],
+    ["process.execve('/bin/sh', ['sh', '-c', cmd])", 'shell-from-input'],
+    [`${cp}const o = {...cp};\no.exec(cmd)`, 'shell-from-input'],
+    [`${cp}Object.assign({}, cp).exec(cmd)`, 'shell-from-input'],
+    [`${cp}new Proxy(cp, {}).exec(cmd)`, 'shell-from-input'],
+    [`${cp}Promise.resolve(cp).then((m) => m.exec(cmd))`, 'shell-from-input'],
+    [`${cp}Object.getOwnPropertyDescriptor(cp, 'exec').value(cmd)`, 'shell-from-input'],
+    [`${cp}Object.values(cp)[i](cmd)`, 'dynamic-code'],
+    [`${cp}[cp.exec].forEach((f) => f(cmd))`, 'shell-from-input'],
+    ["let run;\n({ exec: run } = require('child_process'));\nrun(cmd)", 'shell-from-input'],
+    ["let run;\n[run] = [require('child_process').exec];\nrun(cmd)", 'shell-from-input'],
+    ["const f = function () {\n  return require('child_process');\n};\nf.call(null).exec(cmd)", 'shell-from-input'],
+    ["Function('return this')().process.mainModule.require('child_process').exec(cmd)", 'shell-from-input'],
+    ['(function () {\n  return this;\n})().eval(code)', 'dynamic-code'],
+    ['Function.prototype.constructor(code)()', 'dynamic-code'],
+    [`${cp}with (cp) {\n  exec(cmd);\n}`, 'dynamic-code'],
+    ["['x'].map(eval)", 'dynamic-code'],
+    ["const { runInThisContext } = require('vm');\nlater(runInThisContext)", 'dynamic-code'],
+    ["const m = new Map([['dl', process.dlopen]]);", 'native-code'],
+    [
+      "const Module = require('module');\nconst load = Module._load;\nModule._load = function () {\n  return load.apply(this, arguments);\n};",
+      'dynamic-code',
+    ],
+    [
+      "function _vm() {\n  const data = require('vm');\n  _vm = function () {\n    return data;\n  };\n  return data;\n}\nnew (_vm().Script)(code)",
+      'dynamic-code',
+    ],
+    [
+      "const cp = require('child_process');\nconst run = function () {\n  return cp.exec.apply(this, arguments);\n};\nrun(cmd)",
+      'shell-from-input',
+    ],
+  ])('%s → %s', (source, kind) => {
+    expect(issueKinds(analyse(`${source}\n`))).toContain(kind);
+  });
+
+  it.each([
+    "const {[k]: run} = require('child_process');\nrun(cmd)",
+    "const cp = require('child_process');\nReflect.apply(cp.spawn, cp, ['git', ['status']])",
+    "require('cluster').fork()",
+    // Handed on where the analysis does not follow: the capability is recorded where it is handed on.
+    "const cp = require('child_process');\nconst m = new Map();\nm.set('r', cp.exec);\nm.get('r')(cmd)",
+    "const cp = require('child_process');\nconst m = new Map([['r', cp.exec]]);",
+    "const cp = require('child_process');\nwrap(cp)",
+    "const cp = require('child_process');\nconst o = Object.create(null);\no.run = cp.exec;",
+  ])('records the program it runs: %s', (source) => {
+    expect(capabilities(analyse(`${source}\n`))).toContain('process_exec');
+  });
+
+  it('parses the command line a call through Reflect.apply hands to a shell', () => {
+    const analysis = analyse("const cp = require('child_process');\nReflect.apply(cp.exec, cp, ['rm -rf /']);\n");
+    expect(analysis.issues).toEqual([expect.objectContaining({ kind: 'destructive-command', line: 2 })]);
+  });
+
+  it.each([
+    "const { join } = require('path');\njoin(a, b)",
+    'function trim(text) {\n  return text.trim();\n}\nconst bound = trim.bind(this);\nbound(x)',
+    "const settings = { x: 1 };\nReflect.get(settings, 'x')",
+    'const settings = { x: 1 };\nReflect.get(settings, key)',
+    'JSON.parse(text)',
+    'setTimeout(() => tick(), 10)',
+    'setTimeout(function () { tick(); }, 10)',
+    'const handlers = { double: (x) => x * 2 };\nhandlers[name](3)',
+    'const o = {};\no.exec = (s) => s.trim();\no.exec(cmd)',
+    'function format(x) {\n  return String(x);\n}\nformat(1).trim()',
+    'Function.prototype.call.call(Array.prototype.slice, list, 1)',
+    'const apply = (f, args) => f(...args);\napply(Math.max, [1, 2])',
+    'function wrap(f) {\n  return function () {\n    return f.apply(this, arguments);\n  };\n}',
+    'const { [key]: value } = options;',
+    "const { [key]: value } = require('path');",
+    "const run = require('./local');\nrun(x)",
+    'promisify(setTimeout)(10)',
+    'factory(require, exports, module)',
+    'if (x instanceof Function) y()',
+    "const stream = process[err ? 'stderr' : 'stdout'];\nwrite(stream, text)",
+    // esbuild's ESM shim for require.
+    'var __require = ((x) => typeof require !== "undefined" ? require : typeof Proxy !== "undefined" ? new Proxy(x, { get: (a, b) => (typeof require !== "undefined" ? require : a)[b] }) : x)(function (x) {\n  if (typeof require !== "undefined") return require.apply(this, arguments);\n  throw Error(\'Dynamic require of "\' + x + \'" is not supported\');\n});',
+    "const { runInThisContext } = require('vm');",
+    'const builder = { where() {\n  return this;\n} };\nbuilder.where().eval(x)',
+    '[1, 2].forEach((n) => console.log(n))',
+    "const o = { ...defaults, name: 'x' };\no.exec(cmd)",
+  ])('a look-alike stays clean: %s', (source) => {
+    expect(analyse(`${source}\n`)).toMatchObject({ issues: [], capabilities: [] });
+  });
+
+  it('reads objects that spread, merge or store themselves once per member', () => {
+    const source = [
+      'var a = { ...a, ...a, ...a, ...b };',
+      'var b = Object.assign(b, a, b, a);',
+      'b.self = b;',
+      'a.x();',
+      'a[k]();',
+      'b.self.self.y();',
+      '',
+    ].join('\n');
+    expect(analyse(source)).toMatchObject({ capabilities: [] });
+  });
+});
+
+describe('analyzeJavaScript: sinks exported by another file of the bundle', () => {
+  const analyseBundle = (files: Record<string, string>): Map<string, FileAnalysis> => {
+    const list = Object.entries(files).map(([path, text]) => ({
+      path,
+      content: Buffer.from(text, 'utf8'),
+      language: path.endsWith('.ts') ? ('typescript' as const) : ('javascript' as const),
+    }));
+    const modules = analyzer.localModules(list);
+    return new Map(
+      list.map((file) => [file.path, analyzer.analyzeFile(file.path, file.content, file.language, modules)]),
+    );
+  };
+
+  it.each<[string, Record<string, string>]>([
+    [
+      'module.exports = a member',
+      {
+        'lib/util.js': "module.exports = require('child_process').exec;\n",
+        'main.js': "const run = require('./lib/util');\nrun(cmd);\n",
+      },
+    ],
+    [
+      'the module re-exported',
+      {
+        'util.js': "module.exports = require('child_process');\n",
+        'main.js': "const cp = require('./util.js');\ncp.exec(cmd);\n",
+      },
+    ],
+    [
+      'exports.name',
+      {
+        'util.js': "exports.run = require('child_process').exec;\n",
+        'main.js': "const util = require('./util');\nutil.run(cmd);\n",
+      },
+    ],
+    [
+      'an object of members',
+      {
+        'util.js': "const cp = require('child_process');\nmodule.exports = { run: cp.exec, version: '1' };\n",
+        'main.js': "const { run } = require('./util');\nrun(cmd);\n",
+      },
+    ],
+    [
+      'a TypeScript named export imported as .js',
+      {
+        'src/util.ts': "import { exec } from 'node:child_process';\nexport const run = exec;\n",
+        'src/main.ts': "import { run } from './util.js';\nrun(cmd);\n",
+      },
+    ],
+    [
+      'a function that returns the module',
+      {
+        'util.js': "export function load() {\n  return require('child_process');\n}\n",
+        'main.js': "import { load } from './util.js';\nload().exec(cmd);\n",
+      },
+    ],
+    [
+      'a default export',
+      {
+        'util.js': "export default require('child_process').exec;\n",
+        'main.js': "import run from './util.js';\nrun(cmd);\n",
+      },
+    ],
+    [
+      'a chain of re-exports',
+      {
+        'lib/a.js': "export * from 'node:child_process';\n",
+        'lib/b.js': "export { exec as go } from './a.js';\n",
+        'main.js': "import * as b from './lib/b.js';\nb.go(cmd);\n",
+      },
+    ],
+  ])('%s', (_, files) => {
+    const analysis = analyseBundle(files).get(Object.keys(files).pop() as string) as FileAnalysis;
+    expect(analysis.issues).toEqual([expect.objectContaining({ kind: 'shell-from-input', line: 2 })]);
+    expect(capabilities(analysis)).toEqual(['process_exec']);
+  });
+
+  it('follows nothing from a local module that exports nothing sensitive', () => {
+    const files = {
+      'util.js': 'module.exports = { add: (a, b) => a + b, exec: (s) => s.trim() };\n',
+      'main.js': "const { add, exec } = require('./util');\nadd(1, 2);\nexec(cmd);\n",
+    };
+    expect(
+      analyzer.localModules([{ path: 'util.js', content: Buffer.from(files['util.js']), language: 'javascript' }]).size,
+    ).toBe(0);
+    for (const analysis of analyseBundle(files).values())
+      expect(analysis).toMatchObject({ issues: [], capabilities: [] });
+  });
+});
+
 describe('analyzeJavaScript: ordinary code', () => {
   const mcpServer = [
     "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';",

@@ -122,6 +122,21 @@ describe('C11 code', () => {
     expect(findingsOf(ordinary, 'C11.exfiltration')).toEqual([]);
   });
 
+  it('follows a sink one module exports to the module that calls it', () => {
+    const report = certifyFiles(
+      signedKazmaFiles({
+        extra: {
+          'lib/run.js': "module.exports = require('child_process').execSync;\n",
+          'server.js': "const run = require('./lib/run');\nrun(process.argv[2]);\n",
+        },
+      }),
+      { probes: kazmaProbes(), liveServers: kazmaLiveServers(), kazmaSecrets: [KAZMA_SECRET] },
+    );
+    expect(findingsOf(report, 'C11.shell-from-input').map(placeOf)).toEqual([
+      { rule: 'C11.shell-from-input', severity: 'high', file: 'server.js', line: 2 },
+    ]);
+  });
+
   it('judges a file by the interpreter that runs it, not by its name', () => {
     const polyglot = withFile('scripts/run.sh', 'sh config.json\n', { permissions: ['process_exec'] });
     expect(polyglot.status).not.toBe('failed');
