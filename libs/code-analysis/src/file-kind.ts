@@ -29,7 +29,9 @@ const CODE_EXTENSIONS: Readonly<Record<string, Language>> = {
 
 /** Files shells read by name when they start, or when a folder is entered (direnv's `.envrc`). */
 const SHELL_NAMES = new Set(
-  '.envrc .bashrc .bash_profile .bash_login .bash_logout .profile .zshrc .zshenv .zprofile .zlogin .kshrc .mkshrc'.split(' '),
+  '.envrc .bashrc .bash_profile .bash_login .bash_logout .profile .zshrc .zshenv .zprofile .zlogin .kshrc .mkshrc'.split(
+    ' ',
+  ),
 );
 
 /** Code in languages the certifier has no parser for: it cannot prove what they do. */

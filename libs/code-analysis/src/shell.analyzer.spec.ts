@@ -62,7 +62,7 @@ describe('analyzeShell: hostile scripts', () => {
     ['$CMD --flag', 'shell-from-input'],
     ['source "$X"', 'shell-from-input'],
     ["ls | xargs -I{} sh -c 'echo {}'", 'shell-from-input'],
-    ['node -e \'eval(process.argv[1])\'', 'dynamic-code'],
+    ["node -e 'eval(process.argv[1])'", 'dynamic-code'],
     ['node -e "$CODE"', 'dynamic-code'],
     ["perl -e 'print 1'", 'dynamic-code'],
     ["ruby -e 'puts 1'", 'dynamic-code'],
