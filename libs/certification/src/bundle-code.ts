@@ -14,6 +14,7 @@ import {
   type ShellCommandAnalysis,
 } from '@skillhub/code-analysis';
 import type { NormalizedSkill } from '@skillhub/skill-formats';
+import type { DetonationOutput } from './detonation-result';
 import { lineOfFirstMatch, scannedText } from './scanned-text';
 import { escapeRegExp } from './checks/server-location';
 
@@ -26,7 +27,13 @@ export interface BundleCode {
   commands: readonly ShellCommandAnalysis[];
 }
 
-export function analyzeBundle(bundle: Bundle, analyzer: CodeAnalyzer, skill: NormalizedSkill | null): BundleCode {
+/** `outputs`: what the detonation saw the skill's programs print, which the agent reads and may run next. */
+export function analyzeBundle(
+  bundle: Bundle,
+  analyzer: CodeAnalyzer,
+  skill: NormalizedSkill | null,
+  outputs: readonly DetonationOutput[] = [],
+): BundleCode {
   const kinds = new Map<string, FileKind>();
   const analyses: FileAnalysis[] = [];
   const paths = new Set(bundle.files.map((file) => file.path));
@@ -57,6 +64,7 @@ export function analyzeBundle(bundle: Bundle, analyzer: CodeAnalyzer, skill: Nor
   for (const command of skill?.commands ?? []) ran.push(...runBy(command.argv, paths, command.cwd));
   reclassifyRanFiles(bundle, analyzer, ran, kinds, analyses, modules);
   exfiltrationAcrossFiles(analyses, kinds);
+  analyses.push(...outputs.flatMap((output) => outputAnalyses(analyzer, output, paths)));
   const commands = (skill?.commands ?? []).map((command) => {
     const line = lineOfFirstMatch(bundle, command.declaredIn, new RegExp(`\\b${escapeRegExp(command.name)}\\b`));
     return analyzer.analyzeArgv(command.argv, { file: command.declaredIn, line: line ?? 1 });
@@ -148,6 +156,25 @@ function exfiltrationAcrossFiles(analyses: FileAnalysis[], kinds: ReadonlyMap<st
     });
     return;
   }
+}
+
+/**
+ * Commands in what a program printed (a block that decodes "the installation instructions on the
+ * fly" prints them), judged as instructions are, at the program's own line.
+ */
+function outputAnalyses(analyzer: CodeAnalyzer, output: DetonationOutput, paths: ReadonlySet<string>): FileAnalysis[] {
+  if (output.file === null || !paths.has(output.file)) return [];
+  const file = output.file;
+  const line = output.line ?? 1;
+  return embeddedCode('output.txt', output.text).map((piece) => {
+    const analysis = analyzer.analyzeEmbedded(file, { ...piece, line: 1 });
+    const issues = analysis.issues.map((issue) => ({
+      ...issue,
+      line,
+      message: `Run in the sandbox, ${output.what} prints a command that the agent reads next: ${issue.message.charAt(0).toLowerCase()}${issue.message.slice(1)}`,
+    }));
+    return { ...analysis, issues };
+  });
 }
 
 const evidenceOf = (text: string): string => (text.length > 80 ? `${text.slice(0, 79)}…` : text);

@@ -75,7 +75,7 @@ export function certify(input: CertificationInput): CertificationVerdict {
   }
   const checkInput: CheckInput = {
     ...input,
-    code: analyzeBundle(input.bundle, input.analyzer, input.skill),
+    code: analyzeBundle(input.bundle, input.analyzer, input.skill, input.detonation?.outputs),
     launches: readLaunchSpecs(input.skill?.mcpServers ?? [], new Set(input.bundle.files.map((file) => file.path))),
   };
   const ran = CHECKS.map((check) => runCheck(check, checkInput));

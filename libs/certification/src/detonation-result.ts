@@ -50,8 +50,21 @@ export interface DetonationNotRun {
   reason: string;
 }
 
+/**
+ * What a program printed (its first bytes): the agent reads it after running it, so it is text a
+ * model reads and, often, the next command it runs (C11 and C12 judge it where the program is).
+ * Not kept in the report.
+ */
+export interface DetonationOutput {
+  what: string;
+  file: string | null;
+  line: number | null;
+  text: string;
+}
+
 export interface DetonationResult {
   ran: DetonationRun[];
   events: DetonationEvent[];
   notRun: DetonationNotRun[];
+  outputs?: DetonationOutput[];
 }

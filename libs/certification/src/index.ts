@@ -24,6 +24,7 @@ export {
   type DetonationEvent,
   type DetonationEventKind,
   type DetonationNotRun,
+  type DetonationOutput,
   type DetonationResult,
   type DetonationRun,
 } from './detonation-result';

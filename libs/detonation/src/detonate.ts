@@ -144,7 +144,7 @@ export const detonate = async (
   options: DetonateOptions = {},
 ): Promise<DetonationResult> => {
   const plan = planDetonation(bundle, skill);
-  const result: DetonationResult = { ran: [], events: [], notRun: [...plan.notRun] };
+  const result: DetonationResult = { ran: [], events: [], notRun: [...plan.notRun], outputs: [] };
   if (plan.runs.length === 0) return result;
   const notRunAll = (reason: string): DetonationResult => ({
     ...result,
@@ -171,6 +171,8 @@ export const detonate = async (
       const outcome = await runTraced(run, argv, setup, join(work, `trace-${index}.txt`), options, left);
       result.ran.push(outcome.ran);
       result.events.push(...outcome.events);
+      if (outcome.output.trim() !== '')
+        result.outputs?.push({ what: run.what, file: run.file, line: run.line, text: outcome.output });
     }
     return result;
   } catch (error) {
@@ -254,6 +256,8 @@ const firstPresent = (paths: readonly string[]): string | null => {
 interface TracedOutcome {
   ran: DetonationRun;
   events: DetonationResult['events'];
+  /** What it printed on standard output, up to OUTPUT_KEPT bytes. */
+  output: string;
 }
 
 const runTraced = async (
@@ -303,13 +307,14 @@ const runTraced = async (
   const timeoutMs = Math.min(options.programTimeoutMs ?? DETONATION_DEFAULTS.programTimeoutMs, timeLeftMs);
   const maxTrace = options.maxTraceBytes ?? DETONATION_DEFAULTS.maxTraceBytes;
   const sandboxed = spawnSandboxed(policy, argv, options.sandboxTools ?? SANDBOX_TOOLS, traced ? tracer : []);
-  // Output is drained (a full pipe would stall the program) and a little kept for nobody: the trace is the evidence.
+  // Output is drained (a full pipe would stall the program); the start of what it prints is kept: the agent reads it.
+  const printed: Buffer[] = [];
   let kept = 0;
-  const drain = (chunk: Buffer): void => {
+  sandboxed.stdout.on('data', (chunk: Buffer) => {
+    if (kept < OUTPUT_KEPT) printed.push(chunk.subarray(0, OUTPUT_KEPT - kept));
     kept = Math.min(OUTPUT_KEPT, kept + chunk.length);
-  };
-  sandboxed.stdout.on('data', drain);
-  sandboxed.stderr.on('data', drain);
+  });
+  sandboxed.stderr.resume();
   let timedOut = false;
   let flooded = false;
   const timer = setTimeout(() => {
@@ -343,6 +348,7 @@ const runTraced = async (
         timedOut: timedOut || flooded,
       },
       events,
+      output: Buffer.concat(printed).toString('utf8'),
     };
   } finally {
     clearTimeout(timer);

@@ -69,7 +69,12 @@ export const detonationCheck: Check = {
       );
     }
     const declaresNetwork = input.skill?.permissions.includes('network_outbound') ?? false;
-    return { findings: detonationFindings(result, { declaresNetwork }), evidence: { detonation: result } };
+    // What the programs printed is judged by C11 and C12 and not kept: the report holds what they did.
+    const { ran, events, notRun } = result;
+    return {
+      findings: detonationFindings(result, { declaresNetwork }),
+      evidence: { detonation: { ran, events, notRun } },
+    };
   },
 };
 

@@ -123,6 +123,7 @@ export const textCheck: Check = {
         ...files.sources,
         ...(input.skill ? manifestSources(input.skill, input.bundle) : []),
         ...liveSources(input),
+        ...outputSources(input),
       ];
     }
     const findings = [...listed(sources.flatMap(scan)), ...truncated];
@@ -296,6 +297,19 @@ function liveSources(input: CheckInput): Source[] {
 }
 
 const toolNames = (probe: LiveServerProbe): string[] => probe.tools.map((tool) => tool.name);
+
+/** What the skill's programs printed when the detonation ran them: the agent reads it next. */
+function outputSources(input: CheckInput): Source[] {
+  return (input.detonation?.outputs ?? []).map((output) => ({
+    text: output.text,
+    file: output.file,
+    where: `What ${output.what} prints (run in the sandbox)`,
+    lineOf: () => output.line,
+    hidden: FIELD_TEXT,
+    injections: true,
+    markdown: false,
+  }));
+}
 
 type Path = readonly (string | number)[];
 
