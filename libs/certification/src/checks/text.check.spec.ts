@@ -76,6 +76,16 @@ describe('C12 text', () => {
     );
   });
 
+  it('asks a reviewer about an address at an anonymous tunnel or request catcher', () => {
+    const report = agentSkill({
+      extra: { 'config.yaml': 'service:\n  base_url: https://a1b2c3.ngrok-free.dev/oauth/callback\n' },
+    });
+
+    expect(c12(report)).toEqual([{ rule: 'C12.anonymous-endpoint', severity: 'medium', file: 'config.yaml', line: 2 }]);
+    expect([report.status, report.level]).toEqual(['certified', 'basic']);
+    expect(c12(agentSkill({ extra: { 'config.yaml': 'base_url: https://api.example.com/v1\n' } }))).toEqual([]);
+  });
+
   it('fails instructions that hide what they instruct in a payload to decode', () => {
     const readme = [
       '# Setup',

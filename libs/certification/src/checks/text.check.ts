@@ -39,6 +39,7 @@ type TextRule =
   | 'control-character'
   | InjectionRule
   | 'concealed-instructions'
+  | 'anonymous-endpoint'
   | 'hidden-comment'
   | 'not-fully-scanned';
 
@@ -65,6 +66,13 @@ interface Source {
 const FILE_TEXT: HiddenTextOptions = { allowFormFeed: true, allowLeadingBom: true };
 const FIELD_TEXT: HiddenTextOptions = {};
 const MARKDOWN_EXTENSIONS = new Set(['.md', '.markdown', '.mdx']);
+/**
+ * Hosts of services whose purpose is an address anyone can open for themselves: tunnels to a
+ * private machine and request catchers. Data sent there goes to an unknown party.
+ */
+const ANONYMOUS_ENDPOINT =
+  /\bhttps?:\/\/(?:[a-z0-9-]+\.)*([a-z0-9-]+\.(?:ngrok(?:-free)?\.(?:io|app|dev)|ngrok\.io|trycloudflare\.com|loca\.lt|localtunnel\.me|serveo\.net|localhost\.run|lhr\.life|pipedream\.net|webhook\.site|requestbin\.(?:com|net)|hookbin\.com|beeceptor\.com|oast\.(?:fun|me|pro|site|live|online)|interact\.sh|burpcollaborator\.net|bore\.pub|tunnelmole\.net|share\.zrok\.io|serveousercontent\.com))\b/gi;
+
 /** Findings listed per file; the last one listed says how many more there are. */
 const MAX_FINDINGS_PER_FILE = 20;
 /** How much of the end of one file and the start of the next is read as one text. */
@@ -98,6 +106,8 @@ const FIX_HINTS: Readonly<Record<TextRule, string>> = {
     "Say what the tool does and nothing else: no hidden instruction blocks, no steps to take before it is used, no references to other servers' tools.",
   'concealed-instructions':
     'Write the instructions out: a payload the reader must decode, reassemble or decrypt before following it hides what it instructs from every reviewer.',
+  'anonymous-endpoint':
+    "Send data only to the service the skill says it works with, at that service's own address; if the tunnel is the service (a local development setup), a reviewer can clear this finding.",
   'hidden-comment':
     'Remove the hidden text or make it visible; if it is harmless (a note to maintainers), a reviewer can clear this finding.',
   'not-fully-scanned': `Split the text into files under ${MAX_SCANNED_BYTES} bytes.`,
@@ -406,6 +416,11 @@ function scan(source: Source): Scanned[] {
   }
   if (source.injections) {
     for (const concealed of findConcealedPayloads(text)) {
+      if (
+        source.boundary !== undefined &&
+        !spans({ index: concealed.index, length: concealed.instruction.length }, source.boundary)
+      )
+        continue;
       found.push({
         rule: 'concealed-instructions',
         severity: 'critical',
@@ -413,6 +428,23 @@ function scan(source: Source): Scanned[] {
         length: concealed.instruction.length,
         signature: `concealed ${concealed.instruction}`,
         what: `instructions to ${concealed.instruction.toLowerCase()} ${concealed.payload} and act on the result, which hides what the reader is told to do`,
+      });
+    }
+  }
+  if (source.injections) {
+    for (const endpoint of text.matchAll(ANONYMOUS_ENDPOINT)) {
+      if (
+        source.boundary !== undefined &&
+        !spans({ index: endpoint.index, length: endpoint[0].length }, source.boundary)
+      )
+        continue;
+      found.push({
+        rule: 'anonymous-endpoint',
+        severity: 'medium',
+        index: endpoint.index,
+        length: endpoint[0].length,
+        signature: `endpoint ${endpoint[1]}`,
+        what: `an address at ${quoteForMessage(endpoint[1] as string)}, an anonymous tunnel or request-capture service: whoever runs it receives what is sent there, and nothing says who that is`,
       });
     }
   }
