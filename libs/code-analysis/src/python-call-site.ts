@@ -22,6 +22,11 @@ export interface Interpreter {
   checkCredentialPath(node: SyntaxNode, path: PathInfo): boolean;
   /** A key that names the same file wherever it is used. */
   pathKey(argument: Argument | null, value: Value): string | null;
+  /**
+   * The folders a recursive function that lists `folder` (one of its parameters) is first called
+   * with: what it walks. Null when the listing is not of that shape.
+   */
+  recursiveFolder(call: SyntaxNode, folder: SyntaxNode): Value | null;
   /** What a constant shell command line found at `line` does (the shell analyser). */
   shell(command: string, line: number): ShellCommandAnalysis;
 }

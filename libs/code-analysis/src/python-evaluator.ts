@@ -23,7 +23,10 @@ import {
   DECODED,
   UNKNOWN,
   alternatives,
+  combinations,
   constantStrings,
+  elementsOf,
+  itemAt,
   ref,
   str,
   taintOf,
@@ -137,8 +140,11 @@ export class PythonEvaluator implements Interpreter {
 
   private compute(node: SyntaxNode): Value {
     switch (node.type) {
-      case 'identifier':
+      case 'identifier': {
+        const comprehension = this.names.comprehensionBinding(node);
+        if (comprehension) return this.bindingValue(comprehension);
         return this.lookup(this.names.nameOf(node), this.names.scopeAt(node.startIndex), node.startIndex);
+      }
       case 'attribute':
         return this.attribute(node);
       case 'call':
@@ -183,6 +189,7 @@ export class PythonEvaluator implements Interpreter {
       }
       case 'list':
       case 'tuple':
+      case 'set':
       case 'expression_list':
         return this.sequence(node);
       case 'dictionary':
@@ -262,6 +269,8 @@ export class PythonEvaluator implements Interpreter {
         return unknown(taintOf(this.evaluate(binding.node)));
       case 'import':
         return ref(binding.name);
+      case 'element':
+        return binding.path.reduce(itemAt, elementsOf(this.evaluate(binding.node)));
       default:
         return UNKNOWN;
     }
@@ -340,6 +349,8 @@ export class PythonEvaluator implements Interpreter {
       // `subprocess.os` is the os module, but `socket.socket` is socket's own class.
       const reexported = module ? REEXPORTED_MODULES.get(name) : undefined;
       if (reexported && reexported !== value.name) return ref(reexported);
+      // `entry.path` of a folder listing (`os.scandir`) is the file's path.
+      if (value.path && name === 'path') return unknown(value.taint, value.path);
       if (value.path && (name === 'parent' || name === 'parents'))
         return ref('pathlib.Path()', value.taint, parentOf(value.path));
       return ref(canonicalName(`${value.name}.${name}`), value.taint);
@@ -377,6 +388,7 @@ export class PythonEvaluator implements Interpreter {
       return member.kind === 'ref' ? this.callName(node, member.name, receiver) : member;
     }
     if (receiver.kind === 'str') return this.stringMethod(node, receiver, method);
+    if (receiver.kind === 'dict') return this.dictionaryMethod(node, receiver, method);
     const taint = taintOf(receiver);
     if (method === 'fileno') return ref('fileno()', taint);
     if (method === 'translate') return unknown(taint | DECODED);
@@ -480,6 +492,7 @@ export class PythonEvaluator implements Interpreter {
       return item ?? unknown(taintOf(base));
     }
     if (base.kind === 'seq') return union(base.items.length > 0 ? base.items : [UNKNOWN]);
+    if (base.kind === 'dict') return this.entry(base, key);
     return unknown(taintOf(base));
   }
 
@@ -662,9 +675,14 @@ export class PythonEvaluator implements Interpreter {
       return unknown(taint);
     }
     if (operator === '/' && isPathObject(left)) {
-      const path = joinPaths([pathOf(left), pathOf(right)]);
-      this.checkCredentialPath(node, path);
-      return ref('pathlib.Path()', taint, path);
+      const pairs = combinations([left, right]) ?? [[left, right]];
+      return union(
+        pairs.map(([base, part]) => {
+          const path = joinPaths([pathOf(base as Value), pathOf(part as Value)]);
+          this.checkCredentialPath(node, path);
+          return ref('pathlib.Path()', taint, path);
+        }),
+      );
     }
     if (operator === '|' && [left, right].some(isEnvironment)) return ref('os.environ');
     return unknown(taint);
@@ -686,14 +704,66 @@ export class PythonEvaluator implements Interpreter {
     return { kind: 'seq', items, taint: 0 };
   }
 
-  /** Only one kind of dictionary matters: a copy of the environment (`{**os.environ, …}`). */
+  /** A copy of the environment (`{**os.environ, …}`), or a display of pairs with its keys and values. */
   private dictionary(node: SyntaxNode): Value {
+    const keys: Value[] = [];
+    const values: Value[] = [];
+    let spread = false;
     for (const child of this.children(node)) {
-      if (child.type !== 'dictionary_splat') continue;
-      const spread = this.children(child)[0];
-      if (spread && isEnvironment(this.evaluate(spread))) return ref('os.environ');
+      if (child.type === 'dictionary_splat') {
+        const inner = this.children(child)[0];
+        if (inner && isEnvironment(this.evaluate(inner))) return ref('os.environ');
+        spread = true;
+        continue;
+      }
+      const key = child.childForFieldName('key');
+      const value = child.childForFieldName('value');
+      if (child.type !== 'pair' || !key || !value || keys.length >= MAX_ITEMS) {
+        spread = true;
+        continue;
+      }
+      keys.push(this.evaluate(key));
+      values.push(this.evaluate(value));
     }
-    return UNKNOWN;
+    return spread ? UNKNOWN : { kind: 'dict', keys, values, taint: 0 };
+  }
+
+  /** `d.keys()`, `d.values()`, `d.items()`, `d.get(k)` of a dictionary display. */
+  private dictionaryMethod(node: SyntaxNode, receiver: Value & { kind: 'dict' }, method: string): Value {
+    const { keys, values } = receiver;
+    switch (method) {
+      case 'keys':
+        return { kind: 'seq', items: keys, taint: 0 };
+      case 'values':
+        return { kind: 'seq', items: values, taint: 0 };
+      case 'items':
+        return {
+          kind: 'seq',
+          items: keys.map((key, index) => ({ kind: 'seq', items: [key, values[index] ?? UNKNOWN], taint: 0 })),
+          taint: 0,
+        };
+      case 'get':
+      case 'pop':
+      case 'setdefault': {
+        const site = this.argumentList(node);
+        const key = site.positional[0];
+        const fallback = site.positional[1];
+        const found = this.entry(receiver, key ? this.argumentValue(key) : UNKNOWN);
+        return union([found, fallback ? this.argumentValue(fallback) : { kind: 'const', value: null }]);
+      }
+      default:
+        return unknown(taintOf(receiver));
+    }
+  }
+
+  /** `d[key]`: the value of a constant key, or any of its values for a key computed at run time. */
+  private entry(dict: Value & { kind: 'dict' }, key: Value): Value {
+    const names = constantStrings(key);
+    const found = names?.map(
+      (name) => dict.values[dict.keys.findIndex((candidate) => candidate.kind === 'str' && candidate.text === name)],
+    );
+    if (found && found.every((value) => value !== undefined)) return union(found as Value[]);
+    return dict.values.length > 0 ? union(dict.values) : unknown(dict.taint);
   }
 
   private stringMethod(node: SyntaxNode, receiver: { text: string; taint: number }, method: string): Value {
@@ -762,6 +832,47 @@ export class PythonEvaluator implements Interpreter {
       default:
         return unknown(taint);
     }
+  }
+
+  recursiveFolder(call: SyntaxNode, folder: SyntaxNode): Value | null {
+    const scope = this.names.scopeAt(call.startIndex);
+    const definition = scope.node;
+    const nameNode = definition?.type === 'function_definition' ? definition.childForFieldName('name') : null;
+    if (!definition || !nameNode) return null;
+    const parameters = this.parameterNames(definition);
+    const words = new Set(this.text(folder).match(/[\p{ID_Start}_][\p{ID_Continue}]*/gu) ?? []);
+    const index = parameters.findIndex((parameter) => words.has(parameter));
+    if (index < 0) return null;
+    const calls = this.names.occurrences(this.names.nameOf(nameNode)).flatMap(({ node }) => {
+      const parent = this.names.parent(node);
+      return parent?.type === 'call' && parent.childForFieldName('function')?.id === node.id ? [parent] : [];
+    });
+    const inside = (node: SyntaxNode): boolean =>
+      node.startIndex >= definition.startIndex && node.endIndex <= definition.endIndex;
+    const outer = calls.filter((node) => !inside(node));
+    if (!calls.some(inside) || outer.length === 0) return null;
+    return union(
+      outer.map((node) => {
+        const list = this.argumentList(node);
+        const argument = list.keywords.get(parameters[index] as string) ?? list.positional[index];
+        return argument ? this.argumentValue(argument) : UNKNOWN;
+      }),
+    );
+  }
+
+  /** A function's positional parameter names, up to the first `*` (after which positions say nothing). */
+  private parameterNames(definition: SyntaxNode): string[] {
+    const names: string[] = [];
+    for (const parameter of this.children(definition.childForFieldName('parameters') ?? definition)) {
+      const name =
+        parameter.type === 'identifier'
+          ? parameter
+          : (parameter.childForFieldName('name') ??
+            this.children(parameter).find((child) => child.type === 'identifier'));
+      if (parameter.type.includes('splat') || !name || name.type !== 'identifier') break;
+      names.push(this.names.nameOf(name));
+    }
+    return names;
   }
 
   /** Flags a path that names a credential store, wherever it is built. */

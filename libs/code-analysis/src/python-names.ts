@@ -23,11 +23,13 @@ export interface Scope {
 export type Binding =
   /** `x = <node>`, `with <node> as x`, `(x := <node>)`, or one element of `a, x = …, <node>`. */
   | { kind: 'value'; node: SyntaxNode }
+  /** `for x in <node>`, `for k, x in <node>`: an item of what `<node>` iterates over, then item `path[i]` of each tuple in turn. */
+  | { kind: 'element'; node: SyntaxNode; path: readonly number[] }
   /** `x += <node>`: computed from its old value. */
   | { kind: 'augmented'; node: SyntaxNode }
   /** `import os as x`, `from os import path as x`: the module or member named. */
   | { kind: 'import'; name: string }
-  /** A parameter, loop variable, `except … as x`, `def x`, `class x`: nothing known. */
+  /** A parameter, `except … as x`, `def x`, `class x`: nothing known. */
   | { kind: 'opaque' };
 
 /** A place a name is read. */
@@ -67,6 +69,14 @@ const DEFINITION = /^(?:async\s+)?(?:def|class)\s+/;
 
 const PATTERNS = new Set(['pattern_list', 'tuple_pattern', 'list_pattern', 'list_splat_pattern']);
 const PARAMETER_HOSTS = new Set(['parameters', 'lambda_parameters', 'typed_parameter']);
+const COMPREHENSIONS = new Set([
+  'list_comprehension',
+  'set_comprehension',
+  'dictionary_comprehension',
+  'generator_expression',
+]);
+/** Where the walk up to a comprehension stops: a statement, or a function or lambda with its own names. */
+const STOPS_COMPREHENSION_WALK = /statement$|^lambda$|^function_definition$/;
 const SEQUENCES = new Set(['expression_list', 'tuple', 'list', 'pattern_list']);
 const NOT_NAMES = new Set([
   'dotted_name',
@@ -467,8 +477,11 @@ export class PythonNames {
         const value = parent.childForFieldName('value');
         return first && value ? { kind: 'value', node: value } : 'load';
       }
-      case 'for_statement':
-        return parent.childForFieldName('left')?.startIndex === node.startIndex ? { kind: 'opaque' } : 'load';
+      case 'for_statement': {
+        const iterable = parent.childForFieldName('right');
+        if (parent.childForFieldName('left')?.startIndex !== node.startIndex) return 'load';
+        return iterable ? { kind: 'element', node: iterable, path: [] } : { kind: 'opaque' };
+      }
       case 'for_in_clause':
         // A comprehension's variable lives in the comprehension only.
         return parent.childForFieldName('left')?.startIndex === node.startIndex ? 'other' : 'load';
@@ -507,6 +520,11 @@ export class PythonNames {
     if (!host) return { kind: 'opaque' };
     if (host.type === 'for_in_clause') return 'other';
     if (PARAMETER_HOSTS.has(host.type)) return { kind: 'opaque' };
+    const iterable = host.type === 'for_statement' ? host.childForFieldName('right') : null;
+    if (iterable && host.childForFieldName('left')?.id === pattern.id) {
+      const path = targetPath(pattern, node);
+      return path ? { kind: 'element', node: iterable, path } : { kind: 'opaque' };
+    }
     if (host.type === 'assignment' && pattern.startIndex === host.startIndex && pattern.id === parent.id) {
       // `a, x = y, z`: pair the elements when both sides are flat and of one length.
       const right = host.childForFieldName('right');
@@ -519,6 +537,40 @@ export class PythonNames {
       }
     }
     return { kind: 'opaque' };
+  }
+
+  /**
+   * The binding of a name read inside a comprehension that binds it (`p / n for n in NAMES`), or
+   * null: the variable lives in the comprehension only. The walk stops at the statement.
+   */
+  comprehensionBinding(node: SyntaxNode): Binding | null {
+    const name = this.nameOf(node);
+    for (let up = this.parent(node); up && !STOPS_COMPREHENSION_WALK.test(up.type); up = this.parent(up)) {
+      if (COMPREHENSIONS.has(up.type)) {
+        for (const clause of up.namedChildren) {
+          if (clause?.type !== 'for_in_clause') continue;
+          const left = clause.childForFieldName('left');
+          const right = clause.childForFieldName('right');
+          if (!left || !right || (right.startIndex <= node.startIndex && node.endIndex <= right.endIndex)) continue;
+          const target = this.targetNamed(left, name);
+          if (!target) continue;
+          const path = targetPath(left, target);
+          return path ? { kind: 'element', node: right, path } : { kind: 'opaque' };
+        }
+      }
+    }
+    return null;
+  }
+
+  /** The identifier named `name` in a target pattern (`k, (a, name)`), if any. */
+  private targetNamed(pattern: SyntaxNode, name: string): SyntaxNode | null {
+    if (pattern.type === 'identifier') return this.nameOf(pattern) === name ? pattern : null;
+    if (!PATTERNS.has(pattern.type) && pattern.type !== 'parenthesized_expression') return null;
+    for (const child of pattern.namedChildren) {
+      const found = child ? this.targetNamed(child, name) : null;
+      if (found) return found;
+    }
+    return null;
   }
 
   private bindImport(name: string, scope: Scope, target: string, topLevel: number | null): void {
@@ -659,4 +711,21 @@ function wordStart(text: string, index: number): number {
     start = previous;
   }
   return start;
+}
+
+/** Where a target sits in a loop's pattern (`a, (b, c)`: `c` is item 1 of item 1), or null behind a `*rest`. */
+function targetPath(pattern: SyntaxNode, target: SyntaxNode): number[] | null {
+  if (pattern.id === target.id) return [];
+  if (pattern.type === 'list_splat_pattern') return null;
+  const children = pattern.namedChildren.filter(
+    (child): child is SyntaxNode => child !== null && child.type !== 'comment',
+  );
+  const unwrap = pattern.type === 'parenthesized_expression';
+  for (const [index, child] of children.entries()) {
+    if (child.startIndex > target.startIndex || target.endIndex > child.endIndex) continue;
+    if (children.slice(0, index).some((before) => before.type === 'list_splat_pattern')) return null;
+    const rest = targetPath(child, target);
+    return rest && (unwrap ? rest : [index, ...rest]);
+  }
+  return null;
 }

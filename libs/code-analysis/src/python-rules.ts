@@ -6,6 +6,7 @@
 import { persistenceIn } from './persistence-paths';
 import { SHELLS, programName, quoteWord, runArgv, runsFile, shellCommand } from './python-commands';
 import type { CallSite } from './python-call-site';
+import type { SyntaxNode } from './grammars';
 import { decodeBase64, decodeHex, rot13, shellWords } from './python-literals';
 import { READ_OUTSIDE, environmentValue, joinPaths, parentOf, pathOf, pathOfText, pathsOf } from './python-paths';
 import {
@@ -17,12 +18,14 @@ import {
   sinksOf,
   type SinkKind,
 } from './python-sinks';
-import { isDestructiveTarget } from './shell-paths';
+import { isDestructiveTarget, isPreciousTree } from './shell-paths';
 import {
   DECODED,
   DOWNLOADED,
+  MAX_OPTIONS,
   UNKNOWN,
   alternatives,
+  combinations,
   constantString,
   constantStrings,
   ref,
@@ -183,9 +186,10 @@ define('dynamic', ['builtins.eval', 'builtins.exec', 'builtins.execfile', 'built
 
 /** `__import__(name)` / `importlib.import_module(name)`: the module, when the name is a constant. */
 function importsByName(site: CallSite, whole: boolean): Value {
-  site.issue('dynamic-code', `Imports a module by a name given at run time with ${short(site.callee)}().`);
   const name = site.value(0, 'name');
   const names = name ? constantStrings(name) : null;
+  if (!name || !names || !namesModules(site, name, names))
+    site.issue('dynamic-code', `Imports a module by a name given at run time with ${short(site.callee)}().`);
   if (!name || !names) return UNKNOWN;
   if (taintOf(name) & DECODED) site.issue('obfuscation', 'Imports a module whose name is decoded at run time.');
   const fromList = site.value(3, 'fromlist');
@@ -198,6 +202,20 @@ function importsByName(site: CallSite, whole: boolean): Value {
       .map((module) => site.py.importedModule(site.node, full ? module : (module.split('.')[0] as string))),
   );
 }
+
+/**
+ * Whether every name a module can be imported by is a plain dotted module name written whole in
+ * the file (a constant, a constant table's entry, a loop over constants): that is a static import
+ * of each. A name assembled from pieces (`"o" + "s"`) or decoded is hidden from a reader.
+ */
+const namesModules = (site: CallSite, name: Value, names: readonly string[]): boolean =>
+  names.length > 0 &&
+  !(taintOf(name) & (DECODED | DOWNLOADED)) &&
+  names.every(
+    (text) => MODULE_NAME.test(text) && (site.py.source.includes(`"${text}"`) || site.py.source.includes(`'${text}'`)),
+  );
+
+const MODULE_NAME = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 
 define('dynamic', ['builtins.__import__', 'importlib.__import__'], (site) => importsByName(site, false));
 define('dynamic', ['importlib.import_module'], (site) => importsByName(site, true));
@@ -818,6 +836,7 @@ function opens(site: CallSite, pathValue: Value | null, pathKey: string | null, 
   }
   touches(site, pathValue, { writes, reads });
   if (writes) persists(site, pathValue);
+  if (modes?.some((text) => /[w+]/.test(text)) ?? true) wipes(site, pathValue);
   const path = pathOf(pathValue);
   const file = pathKey ? { ...path, key: pathKey } : path;
   // Only a file opened for writing is followed (what is written to it may be a download).
@@ -897,26 +916,27 @@ const writesPaths =
   };
 
 define('file_write', [
-  'os.remove',
-  'os.unlink',
-  'os.rmdir',
-  'os.removedirs',
   'os.mkdir',
   'os.makedirs',
   'os.chmod',
   'os.lchmod',
   'os.chown',
   'os.lchown',
-  'os.truncate',
   'os.mkfifo',
   'os.mknod',
   'os.utime',
   'shutil.chown',
   'shutil.make_archive',
 ], writesPaths(0));
+define('file_write', ['os.remove', 'os.unlink', 'os.rmdir', 'os.removedirs', 'os.truncate'], (site) => {
+  writesPaths(0)(site);
+  const target = site.value(0, 'path');
+  if (target) wipes(site, target);
+});
 define('file_write', ['shutil.rmtree'], (site) => {
   writesPaths(0)(site);
   const target = site.value(0, 'path');
+  if (target) wipes(site, target);
   for (const path of target ? pathsOf(target) : [])
     if (destroys(path)) site.issue('destructive-command', `Deletes ${path.text} and everything in it.`);
 });
@@ -930,6 +950,40 @@ function destroys(path: PathInfo): boolean {
   if (path.root !== 'home' && path.root !== 'absolute' && path.root !== 'relative') return false;
   return path.text !== '' && isDestructiveTarget(path.text.replace(/\*/g, ''));
 }
+
+/**
+ * A file found by walking a folder tree (its path holds `**`: `rglob`, `os.walk`, a recursive
+ * glob) deleted or overwritten: every file under the tree is, which destroys the user's or the
+ * system's files when the tree is one of theirs (a tree the code created, or the project's, is its own).
+ */
+function wipes(site: CallSite, value: Value): void {
+  for (const path of pathsOf(value)) {
+    const tree = walkedTree(path);
+    if (tree !== null && isPreciousTree(tree))
+      site.issue('destructive-command', `Deletes or overwrites every file under ${treeName(tree)} (${tree}).`);
+  }
+}
+
+/** The folder a walked path is under (unknown parts left empty, as `destroys` reads them), or null. */
+function walkedTree(path: PathInfo): string | null {
+  const at = path.text.indexOf('**');
+  if (at < 0 || (path.root !== 'home' && path.root !== 'absolute' && path.root !== 'relative')) return null;
+  const tree = path.text
+    .slice(0, at)
+    .replace(/\*/g, '')
+    .replace(/(?<=.)[\\/]+$/, '');
+  if (tree === '' || tree === '/') return path.root === 'relative' ? '.' : '/';
+  return tree;
+}
+
+const treeName = (tree: string): string =>
+  /^~[\\/]?$/.test(tree)
+    ? 'the home folder'
+    : tree === '/'
+      ? 'the filesystem root'
+      : tree.startsWith('~')
+        ? 'a folder of the home folder'
+        : 'a system folder';
 
 define('file_write', ['os.rename', 'os.renames', 'os.replace', 'os.link', 'os.symlink'], (site) => {
   writesPaths(0, 1)(site);
@@ -950,6 +1004,7 @@ define('file_write', [
   writesPaths(1)(site);
   const target = site.value(1, 'dst');
   if (target) persists(site, target);
+  if (target) wipes(site, target);
 });
 define('file_write', ['shutil.unpack_archive'], writesPaths(1));
 for (const archive of ['tarfile.open()', 'tarfile.TarFile()', 'zipfile.ZipFile()'])
@@ -958,8 +1013,16 @@ for (const archive of ['tarfile.open()', 'tarfile.TarFile()', 'zipfile.ZipFile()
 const receiverPath = (site: CallSite): Value => site.receiver ?? UNKNOWN;
 define(
   'file_write',
-  ['touch', 'mkdir', 'unlink', 'rmdir', 'chmod', 'lchmod'].map((method) => `pathlib.Path().${method}`),
+  ['touch', 'mkdir', 'chmod', 'lchmod'].map((method) => `pathlib.Path().${method}`),
   (site) => touches(site, receiverPath(site), { writes: true, reads: false }),
+);
+define(
+  'file_write',
+  ['unlink', 'rmdir'].map((method) => `pathlib.Path().${method}`),
+  (site) => {
+    touches(site, receiverPath(site), { writes: true, reads: false });
+    wipes(site, receiverPath(site));
+  },
 );
 define(
   'file_write',
@@ -979,24 +1042,90 @@ define('file_write', ['pathlib.Path().write_text', 'pathlib.Path().write_bytes']
   const receiver = receiverPath(site);
   touches(site, receiver, { writes: true, reads: false });
   persists(site, receiver);
+  wipes(site, receiver);
   const content = site.value(0, 'data');
   const key = site.py.pathKey(null, receiver);
   if (content && key && taintOf(content) & DOWNLOADED) site.py.findings.downloaded(key);
 });
 define(
   'file_read',
-  ['read_text', 'read_bytes', 'iterdir', 'glob', 'rglob'].map((method) => `pathlib.Path().${method}`),
+  ['read_text', 'read_bytes'].map((method) => `pathlib.Path().${method}`),
   (site) => touches(site, receiverPath(site), { writes: false, reads: true }),
 );
-define('file_read', ['os.listdir', 'os.scandir', 'os.walk', 'glob.glob', 'glob.iglob'], (site) => {
-  const path = site.value(0);
-  touches(site, path ?? str('.'), { writes: false, reads: true });
+
+/**
+ * A folder listed or walked: one item that stands for each file found, its path under the folder
+ * (`**` where the walk descends into every subfolder).
+ */
+const listing = (site: CallSite, folder: Value, pattern: Value, item: (path: PathInfo) => Value): Value => {
+  touches(site, folder, { writes: false, reads: true });
+  const items = pathsOf(folder).flatMap((base) => pathsOf(pattern).map((part) => item(joinPaths([base, part]))));
+  return { kind: 'seq', items: items.slice(0, MAX_OPTIONS), taint: 0 };
+};
+const pathObject = (path: PathInfo): Value => ref('pathlib.Path()', 0, path);
+
+/**
+ * A folder listed by a function that calls itself on what it finds: a walk of every folder under
+ * the one it is first called with. `folder` is the listed expression.
+ */
+const listingOrWalk = (
+  site: CallSite,
+  folder: Value,
+  folderNode: SyntaxNode | null,
+  item: (path: PathInfo) => Value,
+) => {
+  const walked = folderNode ? site.py.recursiveFolder(site.node, folderNode) : null;
+  return walked ? listing(site, walked, str('**/*'), item) : listing(site, folder, str('*'), item);
+};
+
+/** The object a method is called on, as written (`d` in `d.iterdir()`). */
+const receiverNode = (site: CallSite): SyntaxNode | null => {
+  const callee = site.node.childForFieldName('function');
+  return callee?.type === 'attribute' ? callee.childForFieldName('object') : null;
+};
+
+define('file_read', ['pathlib.Path().iterdir'], (site) =>
+  listingOrWalk(site, receiverPath(site), receiverNode(site), pathObject));
+define('file_read', ['pathlib.Path().glob'], (site) =>
+  listing(site, receiverPath(site), site.value(0, 'pattern') ?? str('*'), pathObject));
+define('file_read', ['pathlib.Path().rglob'], (site) =>
+  listing(
+    site,
+    receiverPath(site),
+    str(`**/${constantString(site.value(0, 'pattern') ?? UNKNOWN) ?? '*'}`),
+    pathObject,
+  ));
+define('file_read', ['os.listdir'], (site) => {
+  touches(site, site.value(0, 'path') ?? str('.'), { writes: false, reads: true });
 });
+define('file_read', ['os.scandir'], (site) =>
+  listingOrWalk(site, site.value(0, 'path') ?? str('.'), site.argumentNode(0, 'path'), (path) =>
+    ref('os.DirEntry', 0, path),
+  ));
+/** `os.walk(top)`: (folder, subfolders, files) for every folder under `top`. */
+define('file_read', ['os.walk'], (site) =>
+  listing(site, site.value(0, 'top') ?? str('.'), str('**'), (path) => ({
+    kind: 'seq',
+    items: [unknown(0, path), UNKNOWN, UNKNOWN],
+    taint: 0,
+  })));
+/** `glob.glob(pattern)`: `**` descends only with `recursive=True`. */
+define('file_read', ['glob.glob', 'glob.iglob'], (site) => {
+  const recursive = site.keyword('recursive');
+  const pattern = site.value(0, 'pathname') ?? str('*');
+  const descends = recursive !== null && alternatives(recursive).some(isTruthy);
+  touches(site, pattern, { writes: false, reads: true });
+  const items = pathsOf(descends ? pattern : rooted(pattern, flatGlob, false)).map((path) => unknown(0, path));
+  return { kind: 'seq', items: items.slice(0, MAX_OPTIONS), taint: 0 };
+});
+const flatGlob = (path: PathInfo): PathInfo => ({ ...path, text: path.text.replace(/\*\*/g, '*') });
 
 // --- paths --------------------------------------------------------------------------------
 
 /** A path built from parts: constant when every part is, flagged when it names a credential store. */
 function builtPath(site: CallSite, parts: readonly Value[], object: boolean): Value {
+  const each = combinations(parts);
+  if (each && each.length > 1) return union(each.map((combination) => builtPath(site, combination, object)));
   const paths = parts.map(pathOf);
   const path = joinPaths(paths);
   const taint = parts.reduce((sum, part) => sum | taintOf(part), 0);
@@ -1006,7 +1135,10 @@ function builtPath(site: CallSite, parts: readonly Value[], object: boolean): Va
 }
 
 /** The same path with another text and the same root. */
-const rooted = (value: Value, change: (path: PathInfo) => PathInfo, object: boolean): Value => {
+const rooted = (value: Value, change: (path: PathInfo) => PathInfo, object: boolean): Value =>
+  union(alternatives(value).map((option) => rootedOne(option, change, object)));
+
+const rootedOne = (value: Value, change: (path: PathInfo) => PathInfo, object: boolean): Value => {
   const path = change(pathOf(value));
   if (object) return ref('pathlib.Path()', taintOf(value), path);
   return value.kind === 'str' && path.root !== 'home' ? str(path.text, value.taint) : unknown(taintOf(value), path);
@@ -1030,12 +1162,12 @@ const expandUser = (path: PathInfo): PathInfo => (path.text.startsWith('~') ? { 
 define('pure', ['os.path.expanduser'], (site) => {
   const value = site.value(0) ?? UNKNOWN;
   const result = rooted(value, expandUser, false);
-  site.py.checkCredentialPath(site.node, pathOf(result));
+  for (const path of pathsOf(result)) site.py.checkCredentialPath(site.node, path);
   return result;
 });
 define('builder', ['pathlib.Path().expanduser'], (site) => {
   const result = rooted(receiverPath(site), expandUser, true);
-  site.py.checkCredentialPath(site.node, pathOf(result));
+  for (const path of pathsOf(result)) site.py.checkCredentialPath(site.node, path);
   return result;
 });
 define('pure', ['os.path.expandvars'], (site) => {
@@ -1058,11 +1190,11 @@ define('pure', [
 define('pure', ['os.path.dirname'], (site) => rooted(site.value(0) ?? UNKNOWN, parentOf, false));
 define(
   'builder',
-  ['resolve', 'absolute', 'with_name', 'with_suffix', 'with_stem', 'relative_to'].map(
-    (method) => `pathlib.Path().${method}`,
-  ),
+  ['resolve', 'absolute', 'with_name', 'with_suffix', 'with_stem'].map((method) => `pathlib.Path().${method}`),
   (site) => rooted(receiverPath(site), (path) => path, true),
 );
+/** `p.relative_to(base)`: a path relative to somewhere else, computed. */
+define('builder', ['pathlib.Path().relative_to'], () => ref('pathlib.Path()', 0, { root: 'relative', text: '*' }));
 const temporary = (site: CallSite): Value => unknown(0, { root: 'temp', text: `<tmp@${site.node.startIndex}>` });
 define('pure', [
   'tempfile.gettempdir',

@@ -197,8 +197,7 @@ export class PythonUses {
     // A name bound in a class body is an attribute (`self.run(…)`, `A.run(…)`), which is not followed: a use.
     const aliases = this.py.names.scopeAt(top.startIndex).kind === 'class' ? null : this.aliasesOf(top);
     if (aliases) {
-      if (options.some((option) => option.kind === 'ref' && isFollowed(option.name)))
-        for (const alias of aliases) this.follow(alias);
+      if (carriesFollowed(value, 0)) for (const alias of aliases) this.follow(alias);
       return;
     }
     for (const option of options) if (option.kind === 'ref') this.valueUse(top, option.name);
@@ -213,6 +212,14 @@ export class PythonUses {
     }
     const parent = this.parent(current);
     if (!parent) return null;
+    // `for name in <node>`: the loop's targets are bound to its items.
+    if (
+      (parent.type === 'for_statement' || parent.type === 'for_in_clause') &&
+      parent.childForFieldName('right')?.id === current.id
+    ) {
+      const left = parent.childForFieldName('left');
+      return left ? this.targetNames(left) : null;
+    }
     const names: string[] = [];
     if (parent.type === 'assignment' && parent.startIndex !== current.startIndex) {
       const left = parent.childForFieldName('left');
@@ -247,6 +254,12 @@ export class PythonUses {
       return name?.type === 'identifier' ? [this.py.names.nameOf(name)] : null;
     }
     return null;
+  }
+
+  /** The names a loop's target pattern binds (`name`, `root, dirs, files`, `i, (k, v)`). */
+  private targetNames(pattern: SyntaxNode): string[] {
+    if (pattern.type === 'identifier') return [this.py.names.nameOf(pattern)];
+    return this.py.children(pattern).flatMap((child) => this.targetNames(child));
   }
 
   /**
@@ -401,4 +414,16 @@ function categoryOf(name: string): RuleCategory | null {
   if (category && category !== 'pure' && category !== 'watch' && category !== 'builder') return category;
   const namespace = name.endsWith('.__dict__') ? name.slice(0, -'.__dict__'.length) : name;
   return DANGEROUS_NAMESPACES.has(namespace) ? 'namespace' : null;
+}
+
+/** Whether a value, or an item of a list, tuple or dictionary it is (a loop's items), is a name the rules follow. */
+function carriesFollowed(value: Value, depth: number): boolean {
+  return alternatives(value).some((option) => {
+    if (option.kind === 'ref') return isFollowed(option.name);
+    if (depth >= 3) return false;
+    if (option.kind === 'seq') return option.items.some((item) => carriesFollowed(item, depth + 1));
+    if (option.kind === 'dict')
+      return [...option.keys, ...option.values].some((item) => carriesFollowed(item, depth + 1));
+    return false;
+  });
 }

@@ -31,8 +31,10 @@ export type Value =
   | { kind: 'int'; value: number }
   /** True, False or None. */
   | { kind: 'const'; value: boolean | null }
-  /** A list or tuple display with its items. */
+  /** A list or tuple display with its items (a walk of a folder tree is one item that stands for each). */
   | { kind: 'seq'; items: Value[]; taint: number }
+  /** A dictionary display with its keys and values, pair by pair. */
+  | { kind: 'dict'; keys: Value[]; values: Value[]; taint: number }
   /** Computed at run time. */
   | { kind: 'unknown'; taint: number; path?: PathInfo }
   /** One of several values (a name bound more than once, `a if c else b`). */
@@ -58,13 +60,15 @@ export function taintOf(value: Value): number {
       return 0;
     case 'seq':
       return value.items.reduce((taint, item) => taint | taintOf(item), value.taint);
+    case 'dict':
+      return [...value.keys, ...value.values].reduce((taint, item) => taint | taintOf(item), value.taint);
     default:
       return value.taint;
   }
 }
 
 /** Alternatives kept per value; beyond it the references are kept and the rest becomes unknown. */
-const MAX_OPTIONS = 32;
+export const MAX_OPTIONS = 32;
 
 export function union(values: readonly Value[]): Value {
   const options: Value[] = [];
@@ -118,3 +122,39 @@ export const constantString = (value: Value): string | null => (value.kind === '
 /** The qualified names a value can refer to. */
 export const refNames = (value: Value): string[] =>
   alternatives(value).flatMap((option) => (option.kind === 'ref' ? [option.name] : []));
+
+/**
+ * What iterating a value gives, one alternative per item: a list's or tuple's items, a
+ * dictionary's keys; anything else is computed.
+ */
+export function elementsOf(value: Value): Value {
+  return union(
+    alternatives(value).map((option) => {
+      if (option.kind === 'seq') return option.items.length > 0 ? union(option.items) : unknown(option.taint);
+      if (option.kind === 'dict') return option.keys.length > 0 ? union(option.keys) : unknown(option.taint);
+      return unknown(taintOf(option));
+    }),
+  );
+}
+
+/** Item `index` of each tuple a value can be (`a, b = pair`); anything else is computed. */
+export const itemAt = (value: Value, index: number): Value =>
+  union(
+    alternatives(value).map((option) =>
+      option.kind === 'seq' ? (option.items[index] ?? unknown(option.taint)) : unknown(taintOf(option)),
+    ),
+  );
+
+/**
+ * Every combination of the alternatives of some values (`os.path.join(base, name)` with two
+ * names is two paths), at most `limit`; null when there are more.
+ */
+export function combinations(values: readonly Value[], limit = MAX_OPTIONS): Value[][] | null {
+  let result: Value[][] = [[]];
+  for (const value of values) {
+    const options = alternatives(value);
+    if (result.length * options.length > limit) return null;
+    result = result.flatMap((combination) => options.map((option) => [...combination, option]));
+  }
+  return result;
+}

@@ -692,6 +692,250 @@ describe('analyzePython: harm through ordinary file APIs', () => {
   });
 });
 
+describe('analyzePython: loops and comprehensions over constants', () => {
+  it.each([
+    [
+      'a loop over a tuple of browser stores',
+      'from pathlib import Path\nprofile = Path.home() / ".config/google-chrome/Default"\nfor name in ("Preferences", "Login Data"):\n    data = (profile / name).read_bytes()\n',
+    ],
+    [
+      'a dict comprehension over store names',
+      'from pathlib import Path\np = Path.home() / ".config/google-chrome/Default"\nstores = {n: (p / n).read_bytes() for n in ("Bookmarks", "Cookies")}\n',
+    ],
+    [
+      'a loop over a list of relative paths joined to home',
+      'import os\nfor rel in [".bashrc", ".kube/config", ".docker/config.json"]:\n    data = open(os.path.expanduser("~/" + rel)).read()\n',
+    ],
+    [
+      'a module-level tuple named in the loop',
+      'import os\nTARGETS = (".profile", ".aws/credentials")\ndef grab():\n    for t in TARGETS:\n        open(os.path.join(os.path.expanduser("~"), t)).read()\n',
+    ],
+    [
+      "a constant dict's values",
+      'import os\nSTORES = {"notes": "~/notes.txt", "ssh": "~/.ssh/id_ed25519"}\nfor path in STORES.values():\n    open(os.path.expanduser(path)).read()\n',
+    ],
+    [
+      "a constant dict's items, unpacked",
+      'import os\nSTORES = {"notes": "~/notes.txt", "ssh": "~/.ssh/id_rsa"}\nfor label, path in STORES.items():\n    open(os.path.expanduser(path)).read()\n',
+    ],
+    [
+      "a constant dict's keys",
+      'import os\nfor path in {"~/notes.txt": 1, "~/.netrc": 2}:\n    open(os.path.expanduser(path)).read()\n',
+    ],
+    [
+      'a constant dict indexed by a computed key',
+      'import os\nPATHS = {"a": "~/notes.txt", "b": "~/.git-credentials"}\ndef read(k):\n    return open(os.path.expanduser(PATHS[k])).read()\n',
+    ],
+  ])('refuses reading a credential store through %s', (_name, source) => {
+    expect(issueKinds(source)).toContain('credentials-access');
+  });
+
+  it.each([
+    [
+      'a loop over notes',
+      'from pathlib import Path\nbase = Path.home() / "notes"\nfor name in ("todo.md", "ideas.md"):\n    print((base / name).read_text())\n',
+    ],
+    [
+      'a comprehension over project files',
+      'from pathlib import Path\nHERE = Path(__file__).parent\nfiles = {n: (HERE / n).read_text() for n in ("a.txt", "b.txt")}\n',
+    ],
+    [
+      'a dict of settings files',
+      'import os\nFILES = {"a": "a.json", "b": "b.json"}\nfor p in FILES.values():\n    open(p).read()\n',
+    ],
+  ])('takes %s for ordinary code', (_name, source) => {
+    expect(analyze(source).issues).toEqual([]);
+  });
+
+  it.each([
+    [
+      "the skill's manifest among constants written next to the script",
+      'from pathlib import Path\nHERE = Path(__file__).parent\nfor name in ("notes.txt", "skill_manifest.yaml"):\n    (HERE / name).write_bytes(body)\n',
+    ],
+    [
+      'a shell profile in a loop',
+      'import os\nfor rc in (".bashrc", ".zshrc"):\n    with open(os.path.join(os.path.expanduser("~"), rc), "a") as f:\n        f.write(line)\n',
+    ],
+  ])('refuses writing %s as persistence', (_name, source) => {
+    expect(issueKinds(source)).toContain('persistence');
+  });
+
+  it("takes writing the skill's own outputs in a loop for ordinary code", () => {
+    const source =
+      'from pathlib import Path\nHERE = Path(__file__).parent\nfor name in ("out.txt", "log.txt"):\n    (HERE / name).write_bytes(body)\n';
+    expect(analyze(source).issues).toEqual([]);
+  });
+
+  it('hands every command line of a loop to the shell analyser', () => {
+    const source = 'import os\nfor cmd in ("ls", "rm -rf ~"):\n    os.system(cmd)\n';
+    expect(shellLines(source).map(({ command }) => command)).toEqual(expect.arrayContaining(['ls', 'rm -rf ~']));
+    expect(issueKinds(source)).toContain('destructive-command');
+  });
+
+  it('takes a loop of harmless commands for ordinary code', () => {
+    expect(issueKinds('import os\nfor cmd in ("ls", "pwd"):\n    os.system(cmd)\n')).toEqual([]);
+  });
+
+  it('keeps at most a bounded number of values per loop variable', () => {
+    const names = Array.from({ length: 300 }, (_, index) => `"f${index}.txt"`).join(', ');
+    const source = `from pathlib import Path\nHERE = Path(__file__).parent\nfor name in (${names}):\n    (HERE / name).read_text()\n`;
+    expect(analyze(source).issues).toEqual([]);
+  });
+
+  it('unpacks nested targets and stops at a starred one', () => {
+    const source =
+      'import os\nfor i, (label, path) in enumerate([("x", "~/.ssh/id_rsa")]):\n    open(os.path.expanduser(path)).read()\nfor *rest, last in [("a", "b")]:\n    os.system(last)\n';
+    expect(() => analyze(source)).not.toThrow();
+  });
+});
+
+describe('analyzePython: imports by a name among constants', () => {
+  it.each([
+    [
+      'a constant dict indexed at run time',
+      'import importlib\nBACKENDS = {"fast": "json", "full": "xml.dom.minidom"}\ndef load(kind):\n    return importlib.import_module(BACKENDS[kind])\n',
+    ],
+    [
+      'a loop over constant names',
+      'import importlib\nfor name in ("json", "csv"):\n    importlib.import_module(name)\n',
+    ],
+    [
+      'a conditional between constants',
+      'import importlib, sys\nmod = importlib.import_module("tomllib" if sys.version_info >= (3, 11) else "tomli")\n',
+    ],
+    ['__import__ of a constant tuple item', 'NAMES = ("json", "csv")\ndef get(i):\n    return __import__(NAMES[i])\n'],
+  ])('takes %s for a static import', (_name, source) => {
+    expect(analyze(source).issues).toEqual([]);
+  });
+
+  it.each([
+    [
+      'a dict with a computed entry',
+      'import importlib, sys\nBACKENDS = {"fast": "json", "x": sys.argv[1]}\ndef load(kind):\n    return importlib.import_module(BACKENDS[kind])\n',
+    ],
+    ['a name given at run time', 'import importlib\ndef load(name):\n    return importlib.import_module(name)\n'],
+    ['a name assembled from pieces', 'import importlib\nimportlib.import_module("o" + "s")\n'],
+    ['a decoded name', 'import importlib, base64\nimportlib.import_module(base64.b64decode("b3M=").decode())\n'],
+  ])('refuses %s as dynamic code', (_name, source) => {
+    expect(issueKinds(source)).toContain('dynamic-code');
+  });
+
+  it('judges a constant native module imported by name like its import', () => {
+    const source = 'import importlib\nfor name in ("json", "ctypes"):\n    importlib.import_module(name)\n';
+    expect(issueKinds(source)).toEqual(['native-code']);
+  });
+
+  it('follows a module imported by a constant name to the calls made on it', () => {
+    const source =
+      'import importlib\nMODS = {"a": "os"}\nm = importlib.import_module(MODS["a"])\nm.system("rm -rf ~")\n';
+    expect(issueKinds(source)).toContain('destructive-command');
+  });
+});
+
+describe('analyzePython: destruction through walking a folder tree', () => {
+  it.each([
+    [
+      'Path.home().rglob and unlink',
+      'from pathlib import Path\nfor f in Path.home().rglob("*"):\n    if f.is_file():\n        f.unlink()\n',
+    ],
+    [
+      'os.walk of home and os.remove',
+      'import os\nfor root, dirs, files in os.walk(os.path.expanduser("~")):\n    for name in files:\n        os.remove(os.path.join(root, name))\n',
+    ],
+    [
+      'a recursive glob of ~/Documents and os.unlink',
+      'import glob, os\nfor p in glob.glob(os.path.expanduser("~/Documents/**/*"), recursive=True):\n    os.unlink(p)\n',
+    ],
+    [
+      'Path.glob("**/*") of ~/Pictures overwritten',
+      'from pathlib import Path\npics = Path.home() / "Pictures"\nfor f in pics.glob("**/*.jpg"):\n    f.write_bytes(b"\\0" * 16)\n',
+    ],
+    [
+      'the ransomware shape: a sibling written and the original deleted',
+      'from pathlib import Path\nfor f in (Path.home() / "Desktop").rglob("*"):\n    data = f.read_bytes()\n    f.with_suffix(".locked").write_bytes(encrypt(data))\n    f.unlink()\n',
+    ],
+    [
+      'each file opened for writing under the root',
+      'import os\nfor top, _, names in os.walk("/"):\n    for n in names:\n        with open(os.path.join(top, n), "r+b") as fh:\n            fh.truncate(0)\n',
+    ],
+    [
+      'a comprehension deleting under ~/Downloads',
+      'import os\nfrom pathlib import Path\n[os.remove(p) for p in Path(os.path.expanduser("~/Downloads")).rglob("*")]\n',
+    ],
+    [
+      'os.scandir entries of a walked tree',
+      'import os, shutil\nfor top, dirs, _ in os.walk(os.path.expanduser("~/.config")):\n    for d in dirs:\n        shutil.rmtree(os.path.join(top, d))\n',
+    ],
+    [
+      'a walk over a list of trees',
+      'from pathlib import Path\nfor folder in ("Music", "Videos"):\n    for f in (Path.home() / folder).rglob("*"):\n        f.unlink()\n',
+    ],
+    [
+      'os.scandir in a function that calls itself on home',
+      'import os\ndef wipe(folder):\n    for entry in os.scandir(folder):\n        if entry.is_dir():\n            wipe(entry.path)\n        else:\n            os.remove(entry.path)\nwipe(os.path.expanduser("~"))\n',
+    ],
+    [
+      'iterdir in a function that calls itself on ~/Documents',
+      'from pathlib import Path\ndef shred(d, depth=0):\n    for p in Path(d).iterdir():\n        if p.is_dir():\n            shred(p, depth + 1)\n        else:\n            p.write_bytes(b"")\nshred(Path.home() / "Documents")\n',
+    ],
+  ])('refuses %s', (_name, source) => {
+    expect(issueKinds(source)).toContain('destructive-command');
+  });
+
+  it('says which tree it wipes', () => {
+    const source = 'from pathlib import Path\nfor f in Path.home().rglob("*"):\n    f.unlink()\n';
+    expect(analyze(source).issues.map((issue) => issue.message)).toContain(
+      'Deletes or overwrites every file under the home folder (~).',
+    );
+  });
+
+  it.each([
+    [
+      'a temporary folder it created',
+      'import os, tempfile\nd = tempfile.mkdtemp()\nfor root, _, files in os.walk(d):\n    for n in files:\n        os.remove(os.path.join(root, n))\n',
+    ],
+    ['the build folder', 'from pathlib import Path\nfor f in Path("build").rglob("*.o"):\n    f.unlink()\n'],
+    [
+      'compiled files of the project',
+      'import glob, os\nfor p in glob.glob("**/*.pyc", recursive=True):\n    os.remove(p)\n',
+    ],
+    [
+      'a cache folder of its own under ~/.cache',
+      'import os\nfrom pathlib import Path\nfor f in Path(os.path.expanduser("~/.cache/mytool")).rglob("*"):\n    f.unlink()\n',
+    ],
+    [
+      'the dist folder next to the script',
+      'from pathlib import Path\nfor f in (Path(__file__).parent / "dist").rglob("*"):\n    f.unlink()\n',
+    ],
+    [
+      'reading every file under home',
+      'from pathlib import Path\nsizes = [f.stat().st_size for f in Path.home().rglob("*.md")]\n',
+    ],
+    [
+      'a backup of ~/Documents copied elsewhere',
+      'import shutil\nfrom pathlib import Path\nsrc = Path.home() / "Documents"\nfor f in src.rglob("*"):\n    shutil.copy2(f, Path("backup") / f.relative_to(src))\n',
+    ],
+    [
+      'a recursive clean of a temporary folder',
+      'import os, tempfile\ndef clean(folder):\n    for entry in os.scandir(folder):\n        if entry.is_dir():\n            clean(entry.path)\n        else:\n            os.remove(entry.path)\nclean(tempfile.mkdtemp())\n',
+    ],
+    [
+      'a recursive clean of the build folder',
+      'from pathlib import Path\ndef clean(d):\n    for p in d.iterdir():\n        clean(p) if p.is_dir() else p.unlink()\nclean(Path("build"))\n',
+    ],
+    [
+      'a listing of home that does not recurse',
+      'import os\ndef tidy(folder):\n    for entry in os.scandir(folder):\n        if entry.name.endswith(".tmp"):\n            os.remove(entry.path)\ntidy(os.path.expanduser("~"))\n',
+    ],
+    [
+      'a flat glob of home deleting nothing recursive',
+      'import glob, os\nfor p in glob.glob(os.path.expanduser("~/Documents/*.tmp")):\n    os.remove(p)\n',
+    ],
+  ])('takes %s for ordinary code', (_name, source) => {
+    expect(issueKinds(source)).not.toContain('destructive-command');
+  });
+});
+
 describe('analyzePython: files it cannot prove anything about', () => {
   it('reports a syntax error with its line', () => {
     const analysis = analyze('x = 1\ndef broken(:\n    pass\n');

@@ -38,3 +38,13 @@ export function isDestructiveTarget(path: string): boolean {
   const folder = normalised.replace(/\/\*$/, '');
   return SYSTEM_FOLDERS.has(folder);
 }
+
+/**
+ * Whether deleting or overwriting every file under `path` (a walk of its tree) destroys the system
+ * or the user's files: every destructive target above, and every top-level folder of the home
+ * folder (`~/Pictures`, `~/Downloads`, `~/.kube`) but its cache, which tools rebuild.
+ */
+export function isPreciousTree(path: string): boolean {
+  const normalised = path.replace(/\/{2,}/g, '/').replace(/(?<=.)\/+$/, '');
+  return isDestructiveTarget(normalised) || (/^~\/[^/]+$/.test(normalised) && normalised !== '~/.cache');
+}
