@@ -41,6 +41,8 @@ export type CapabilityKind = (typeof CAPABILITY_KINDS)[number];
  * - exfiltration: credentials or the whole environment read, and network use in the same file;
  * - credentials-access: reads of credential files (~/.ssh, ~/.aws/credentials, .env, .netrc, ...)
  *   however the path is built (a reviewer must look even when nothing is sent);
+ * - endless-loop: a loop with no way out (`while True:` with no break, return, raise, yield, await or
+ *   exit), which hangs whatever calls it (a review finding, not a refusal);
  * - persistence: writes to a place that runs what it holds later (shell rc files, authorized_keys,
  *   crontabs, systemd/launchd units, git hooks) or to the skill's own instructions (persistence-paths.ts);
  * - unparsable: the file does not parse as its language, so nothing can be proven about it.
@@ -55,6 +57,7 @@ export const ISSUE_KINDS = [
   'shell-from-input',
   'exfiltration',
   'credentials-access',
+  'endless-loop',
   'persistence',
   'unparsable',
 ] as const;

@@ -981,3 +981,24 @@ class Handler${i}:
     expect(analysis.comments).toHaveLength(2 * chunks);
   });
 });
+
+describe('analyzePython: loops with no way out', () => {
+  it.each([
+    'def analyze(data):\n    while True:\n        process(data)\n',
+    'while 1:\n    for item in queue:\n        if item:\n            break\n',
+  ])('%j loops forever', (source) => {
+    expect(issueKinds(source)).toContain('endless-loop');
+  });
+
+  it.each([
+    'while True:\n    line = read()\n    if not line:\n        break\n',
+    'async def serve():\n    while True:\n        request = await next_request()\n',
+    'def items():\n    while True:\n        yield next_item()\n',
+    'while True:\n    try:\n        return fetch()\n    except OSError:\n        sleep(1)\n',
+    'import sys\nwhile True:\n    if done():\n        sys.exit(0)\n',
+    'while True:\n    def handler():\n        return 1\n    if ready():\n        raise StopIteration\n',
+    'while running:\n    step()\n',
+  ])('%j has a way out', (source) => {
+    expect(issueKinds(source)).not.toContain('endless-loop');
+  });
+});

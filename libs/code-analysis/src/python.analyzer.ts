@@ -51,6 +51,7 @@ export function analyzePython(text: string, context: AnalyzerContext): LanguageA
     const py = new PythonEvaluator(source, root, names, findings, (command, line) => context.shell(command, line));
     const uses = new PythonUses(py);
     readSyntax(source, root, scanned, findings);
+    endlessLoops(root, findings);
     for (const node of scanned) {
       // tree-sitter keeps the `\r` of a CRLF line end inside the comment.
       if (node.type === 'comment') comments.push({ line: lineOf(node), text: py.text(node).replace(/\r$/, '') });
@@ -94,6 +95,49 @@ function readSyntax(source: string, root: SyntaxNode, scanned: readonly SyntaxNo
     ? 'The file does not parse as Python 3, so nothing about it can be proven.'
     : 'The file is Python 2 code, which Python 3 cannot run or the analyser prove.';
   findings.sourceIssue('unparsable', line, message, source.split('\n', line)[line - 1] ?? '');
+}
+
+/** Ways out of a loop's body; a nested function or class is left out (its exits are its own). */
+const LOOP_EXITS = new Set(['break_statement', 'return_statement', 'raise_statement', 'yield', 'await']);
+const EXIT_CALLS = /^(?:sys\.exit|exit|quit|os\._exit|os\.abort)$/;
+
+/** `while True:` (or any constant true condition) whose body has no way out: whatever calls it never gets an answer. */
+function endlessLoops(root: SyntaxNode, findings: PythonFindings): void {
+  for (const loop of root.descendantsOfType('while_statement')) {
+    const condition = loop?.childForFieldName('condition');
+    if (!loop || !condition || !/^(?:True|1|\(True\)|not False)$/.test(condition.text)) continue;
+    const body = loop.childForFieldName('body');
+    if (!body || hasExit(body)) continue;
+    findings.issue('endless-loop', loop, 'Loops forever: nothing in the loop breaks, returns, raises or exits.');
+  }
+}
+
+function hasExit(node: SyntaxNode): boolean {
+  for (const child of node.namedChildren) {
+    if (!child || /^(?:function_definition|class_definition|lambda)$/.test(child.type)) continue;
+    if (LOOP_EXITS.has(child.type)) return true;
+    if (child.type === 'call' && EXIT_CALLS.test(child.childForFieldName('function')?.text ?? '')) return true;
+    // A `break` inside an inner loop leaves only that loop.
+    if ((child.type === 'while_statement' || child.type === 'for_statement') && !hasExitBeyondBreak(child)) continue;
+    if (hasExit(child)) return true;
+  }
+  return false;
+}
+
+/** An inner loop's body leaves the outer loop only by return, raise, yield, await or an exit call. */
+function hasExitBeyondBreak(loop: SyntaxNode): boolean {
+  const body = loop.childForFieldName('body');
+  if (!body) return false;
+  const walk = (node: SyntaxNode): boolean =>
+    node.namedChildren.some(
+      (child) =>
+        child !== null &&
+        !/^(?:function_definition|class_definition|lambda)$/.test(child.type) &&
+        ((LOOP_EXITS.has(child.type) && child.type !== 'break_statement') ||
+          (child.type === 'call' && EXIT_CALLS.test(child.childForFieldName('function')?.text ?? '')) ||
+          walk(child)),
+    );
+  return walk(body);
 }
 
 /** Module, class and function docstrings: the first statement of each body when it is a string. */

@@ -74,6 +74,11 @@ const ISSUES: Readonly<Record<IssueKind, { severity: Severity; fixHint: string }
     severity: 'medium',
     fixHint: "Take credentials from explicit configuration the user gives the skill, not from the user's secret files.",
   },
+  'endless-loop': {
+    severity: 'medium',
+    fixHint:
+      'Give the loop a way out (a break, a return, a limit on its rounds) or, for a server that waits for work, say so in the skill; a reviewer can clear this finding.',
+  },
   persistence: {
     severity: 'critical',
     fixHint:
