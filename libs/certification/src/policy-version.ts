@@ -3,5 +3,8 @@
  * policy (PolicyUpgrade in libs/certifier). 1: C1-C13. 2: C14, the publisher signature.
  * 3: the parsed certifier (C11 from syntax trees, C12 on every text, C13 live tools in the
  * sandbox, C15 launch specs, C9 as evidence only) and the level rule of docs/security.md.
+ * 4: code wherever it sits (documents, notebooks, build and configuration files, a file judged by
+ * the interpreter that runs it), sinks from the whole Python standard library and Node core,
+ * persistence, C12 in sixteen languages and encodings, and C16, the detonation.
  */
-export const CERTIFICATION_POLICY_VERSION = 3;
+export const CERTIFICATION_POLICY_VERSION = 4;
