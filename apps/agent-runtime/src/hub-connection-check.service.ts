@@ -1,11 +1,13 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
+import { loadRuntimeConfig } from './config/runtime-config';
 
 const HEALTH_TIMEOUT_MS = 5_000;
 
 /**
- * Start-up report on KAZMA_HUB_URL. A hub that does not answer is a warning, not a stop:
- * what the runtime serves is verified offline, so it keeps serving while the hub is down.
+ * Start-up report on the hub the runtime installs from: its config's `hub:`, else KAZMA_HUB_URL.
+ * A hub that does not answer is a warning, not a stop: what the runtime serves is verified
+ * offline, so it keeps serving while the hub is down.
  */
 @Injectable()
 export class HubConnectionCheck implements OnApplicationBootstrap {
@@ -14,7 +16,7 @@ export class HubConnectionCheck implements OnApplicationBootstrap {
   constructor(@Inject(HUB_CONFIG) private readonly config: HubConfig) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const hub = this.config.KAZMA_HUB_URL;
+    const hub = this.hubUrl();
     try {
       const res = await fetch(new URL('/api/v1/health', hub), { signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) });
       const body = (await res.json().catch(() => ({}))) as { status?: string; version?: string };
@@ -22,6 +24,17 @@ export class HubConnectionCheck implements OnApplicationBootstrap {
       this.logger.log(`connected to Skill Hub ${body.version ?? ''} at ${hub}`);
     } catch (err) {
       this.logger.warn(`the hub at ${hub} does not answer (${(err as Error).message}); serving what is configured`);
+    }
+  }
+
+  private hubUrl(): string {
+    const path = this.config.RUNTIME_CONFIG;
+    if (!path) return this.config.KAZMA_HUB_URL;
+    try {
+      return loadRuntimeConfig(path).hub ?? this.config.KAZMA_HUB_URL;
+    } catch {
+      // RuntimeService says what is wrong with the file; this report only needs an address.
+      return this.config.KAZMA_HUB_URL;
     }
   }
 }
