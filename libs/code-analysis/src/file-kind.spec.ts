@@ -31,6 +31,15 @@ describe('classifyFile', () => {
   });
 
   it.each([
+    ['fonts/Inter.ttf', [0x00, 0x01, 0x00, 0x00, 0x00, 0x10], 'TrueType font'],
+    ['fonts/Inter.otf', [0x4f, 0x54, 0x54, 0x4f, 0x00, 0x10], 'OpenType font'],
+    ['fonts/Inter.woff2', [0x77, 0x4f, 0x46, 0x32, 0x00, 0x01], 'WOFF2 font'],
+  ])('takes %s for an inert font', (path, bytes, format) => {
+    expect(classifyFile(path, Buffer.from(bytes))).toEqual({ kind: 'inert', format });
+  });
+
+  it.each([
+    ['blob', Buffer.from([0x00, 0x01, 0x00, 0x00, 0xff, 0x00]), 'binary content of an unknown type'],
     ['helper.pyc', Buffer.from([0x6f, 0x0d, 0x0d, 0x0a, 0, 0, 0, 0]), 'Python bytecode'],
     ['notes.txt', Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]), 'an ELF binary'],
     ['data.bin', Buffer.from([1, 2, 3, 0, 255, 254]), 'a compiled binary'],

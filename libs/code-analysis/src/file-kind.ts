@@ -54,12 +54,23 @@ const OPAQUE_EXTENSIONS: Readonly<Record<string, string>> = Object.fromEntries(
 );
 
 /** Magic numbers of formats that are only ever displayed. */
-const INERT_FORMATS: readonly { format: string; magic: readonly number[]; offset?: number }[] = [
+const INERT_FORMATS: readonly {
+  format: string;
+  magic: readonly number[];
+  offset?: number;
+  /** Only under these names (a font's four magic bytes are common elsewhere). */
+  extensions?: readonly string[];
+}[] = [
   { format: 'PNG', magic: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] },
   { format: 'JPEG', magic: [0xff, 0xd8, 0xff] },
   { format: 'GIF', magic: [0x47, 0x49, 0x46, 0x38] },
   { format: 'WebP', magic: [0x57, 0x45, 0x42, 0x50], offset: 8 },
   { format: 'ICO', magic: [0x00, 0x00, 0x01, 0x00] },
+  // Fonts, named as fonts: glyph outlines and tables a renderer reads; nothing in them runs.
+  { format: 'TrueType font', magic: [0x00, 0x01, 0x00, 0x00], extensions: ['.ttf', '.ttc'] },
+  { format: 'OpenType font', magic: [0x4f, 0x54, 0x54, 0x4f], extensions: ['.otf'] },
+  { format: 'WOFF font', magic: [0x77, 0x4f, 0x46, 0x46], extensions: ['.woff'] },
+  { format: 'WOFF2 font', magic: [0x77, 0x4f, 0x46, 0x32], extensions: ['.woff2'] },
 ];
 
 /** Magic numbers of executables and archives, whatever the file is called. */
@@ -88,7 +99,10 @@ export function classifyFile(path: string, content: Buffer): FileKind {
   if (magic) return { kind: 'unanalysable', reason: magic.reason };
   const opaque = OPAQUE_EXTENSIONS[extension];
   if (opaque) return { kind: 'unanalysable', reason: opaque };
-  const inert = INERT_FORMATS.find(({ magic: bytes, offset }) => startsWith(content, bytes, offset));
+  const inert = INERT_FORMATS.find(
+    ({ magic: bytes, offset, extensions }) =>
+      startsWith(content, bytes, offset) && (extensions === undefined || extensions.includes(extension)),
+  );
   if (inert) return { kind: 'inert', format: inert.format };
 
   const shebang = shebangLanguage(content);

@@ -239,7 +239,7 @@ function unanalysable(file: BundleFile, reason: string): Finding {
     file: file.path,
     message: `The file is ${reason}, which the hub cannot analyse, so nothing about what it does can be proven.`,
     fixHint:
-      'Ship source instead (Python, shell, JavaScript or TypeScript), or depend on a published package; images may stay (PNG, JPEG, GIF, WebP, ICO).',
+      'Ship source instead (Python, shell, JavaScript or TypeScript), or depend on a published package; images (PNG, JPEG, GIF, WebP, ICO) and fonts (TTF, OTF, WOFF, WOFF2) may stay.',
   });
 }
 
