@@ -4,17 +4,27 @@
  * `python3 data.csv` in the instructions. A file is what runs it, not what its name says.
  */
 import type { Language } from './analysis.types';
+import { SHELLS, interpreterOf, programName, type Interpreter } from './shell-commands';
 
-/** What an interpreter's name says about the language it runs; `null`: a language the hub has no parser for. */
+/** The language each interpreter runs, where the hub has a parser for it. */
+const PARSED: Partial<Record<Interpreter, Language>> = {
+  python: 'python',
+  node: 'javascript',
+  deno: 'typescript',
+  bun: 'typescript',
+};
+
+/**
+ * What an interpreter's name says about the language it runs (the shell rules' own reading of
+ * program names); `null`: a language the hub has no parser for; undefined: not an interpreter.
+ */
 export function interpreterLanguage(program: string): Language | null | undefined {
-  const name = program.slice(program.lastIndexOf('/') + 1);
-  if (/^(?:python|pypy)(?:\d+(?:\.\d+)*)?$/.test(name)) return 'python';
-  if (/^(?:sh|bash|dash|zsh|ksh|source|\.)$/.test(name)) return 'shell';
-  if (/^(?:node|nodejs)$/.test(name)) return 'javascript';
-  if (/^(?:deno|bun|tsx|ts-node)$/.test(name)) return 'typescript';
-  if (/^(?:perl|ruby|php|lua|Rscript|julia|pwsh|powershell|osascript|tclsh|awk|gawk)(?:\d+(?:\.\d+)*)?$/.test(name))
-    return null;
-  return undefined;
+  const name = programName(program);
+  if (SHELLS.has(name) || name === 'source' || name === '.') return 'shell';
+  if (name === 'tsx' || name === 'ts-node') return 'typescript';
+  const interpreter = interpreterOf(name);
+  if (interpreter === null) return /^[gmn]?awk$/.test(name) ? null : undefined;
+  return PARSED[interpreter] ?? null;
 }
 
 /** A file run by an interpreter, as the argv or the text that runs it says. */
