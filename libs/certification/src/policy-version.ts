@@ -6,5 +6,7 @@
  * 4: code wherever it sits (documents, notebooks, build and configuration files, a file judged by
  * the interpreter that runs it), sinks from the whole Python standard library and Node core,
  * persistence, C12 in sixteen languages and encodings, and C16, the detonation.
+ * 5: injection a tool's input reaches (SQL text, paths under a fixed folder), busy loops, and
+ * anonymous endpoints in code or configuration failed rather than reviewed.
  */
-export const CERTIFICATION_POLICY_VERSION = 4;
+export const CERTIFICATION_POLICY_VERSION = 5;

@@ -43,6 +43,10 @@ export type CapabilityKind = (typeof CAPABILITY_KINDS)[number];
  *   however the path is built (a reviewer must look even when nothing is sent);
  * - endless-loop: a loop with no way out (`while True:` with no break, return, raise, yield, await or
  *   exit), which hangs whatever calls it (a review finding, not a refusal);
+ * - busy-loop: such a loop that cannot wait for anything either (it calls nothing outside the file
+ *   but the file's own functions and pure builtins), so it holds a CPU until it is killed;
+ * - injection: SQL built from a function's input and executed, or a path built under a fixed folder
+ *   from a function's input and opened with nothing checking it stays there (python-injection.ts);
  * - persistence: writes to a place that runs what it holds later (shell rc files, authorized_keys,
  *   crontabs, systemd/launchd units, git hooks) or to the skill's own instructions (persistence-paths.ts);
  * - unparsable: the file does not parse as its language, so nothing can be proven about it.
@@ -58,6 +62,8 @@ export const ISSUE_KINDS = [
   'exfiltration',
   'credentials-access',
   'endless-loop',
+  'busy-loop',
+  'injection',
   'persistence',
   'unparsable',
 ] as const;

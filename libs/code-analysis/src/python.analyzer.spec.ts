@@ -984,10 +984,10 @@ class Handler${i}:
 
 describe('analyzePython: loops with no way out', () => {
   it.each([
-    'def analyze(data):\n    while True:\n        process(data)\n',
-    'while 1:\n    for item in queue:\n        if item:\n            break\n',
-  ])('%j loops forever', (source) => {
-    expect(issueKinds(source)).toContain('endless-loop');
+    ['def analyze(data):\n    while True:\n        process(data)\n', 'endless-loop'],
+    ['while 1:\n    for item in queue:\n        if item:\n            break\n', 'busy-loop'],
+  ])('%j loops forever', (source, kind) => {
+    expect(issueKinds(source)).toContain(kind);
   });
 
   it.each([
@@ -1000,5 +1000,68 @@ describe('analyzePython: loops with no way out', () => {
     'while running:\n    step()\n',
   ])('%j has a way out', (source) => {
     expect(issueKinds(source)).not.toContain('endless-loop');
+  });
+});
+
+describe('analyzePython: loops that wait for nothing', () => {
+  it("calls a loop of the file's own arithmetic a busy loop", () => {
+    const source =
+      'def analyze(data):\n    while True:\n        process_item(data)\n\n\ndef process_item(item):\n    return item * 2\n';
+    expect(issueKinds(source)).toEqual(['busy-loop']);
+  });
+
+  it.each([
+    'def serve(sock):\n    while True:\n        handle(sock.accept())\n',
+    'import time\nwhile True:\n    poll()\n    time.sleep(5)\n',
+    'def tick():\n    time.sleep(1)\n\nwhile True:\n    tick()\n',
+  ])('%j waits for something: a review finding, not a busy loop', (source) => {
+    expect(issueKinds(source)).toEqual(['endless-loop']);
+  });
+});
+
+describe("analyzePython: injection from a function's input", () => {
+  it.each([
+    [
+      'f-string',
+      'import sqlite3\ndef find(term):\n    conn = sqlite3.connect("a.db")\n    return conn.execute(f"SELECT * FROM users WHERE name = \'{term}\'").fetchall()\n',
+    ],
+    [
+      'through a name',
+      'def get(conn, user_id):\n    query = f"SELECT * FROM users WHERE id = {user_id}"\n    return conn.execute(query).fetchone()\n',
+    ],
+    ['concatenation', 'def drop(cur, table):\n    cur.execute("DELETE FROM " + table)\n'],
+    ['percent', 'def drop(cur, name):\n    sql = "UPDATE t SET a = \'%s\'" % name\n    cur.executescript(sql)\n'],
+    ['format', 'def get(cur, key):\n    cur.execute("select * from t where k = {}".format(key))\n'],
+    [
+      'join under a base',
+      'import os\ndef read_file(filename):\n    base_dir = "/home/user/documents"\n    with open(os.path.join(base_dir, filename)) as f:\n        return f.read()\n',
+    ],
+    ['f-string path', 'def read_config(name):\n    path = f"/etc/app/{name}"\n    return open(path).read()\n'],
+    [
+      'pathlib',
+      'from pathlib import Path\nBASE = "/srv/docs"\ndef read(name):\n    return open(Path(BASE) / name).read()\n',
+    ],
+  ])('%s is an injection', (_, source) => {
+    expect(issueKinds(source)).toContain('injection');
+  });
+
+  it.each([
+    ['parameters', 'def get(cur, key):\n    cur.execute("SELECT * FROM t WHERE k = ?", (key,))\n'],
+    ['constant SQL', 'TABLE = "users"\ndef count(cur):\n    cur.execute(f"SELECT count(*) FROM {TABLE}")\n'],
+    ['not SQL', 'def run(engine, step):\n    engine.execute(f"step {step}")\n'],
+    [
+      'a path the caller names',
+      'def extract(pdf_path):\n    with open(pdf_path, "rb") as f:\n        return f.read()\n',
+    ],
+    [
+      'a path that is checked',
+      'import os\nBASE = "/srv/docs"\ndef read(name):\n    path = os.path.realpath(os.path.join(BASE, name))\n    if os.path.commonpath([path, BASE]) != BASE:\n        raise ValueError(name)\n    return open(path).read()\n',
+    ],
+    [
+      'a name the function replaced',
+      'import os\ndef read(name):\n    name = "index.md"\n    return open(os.path.join("/srv", name)).read()\n',
+    ],
+  ])('%s is not', (_, source) => {
+    expect(issueKinds(source)).not.toContain('injection');
   });
 });

