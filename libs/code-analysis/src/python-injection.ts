@@ -48,7 +48,8 @@ class FunctionInputs {
       const name =
         parameter.type === 'identifier'
           ? parameter
-          : (parameter.childForFieldName('name') ?? py.children(parameter).find((child) => child.type === 'identifier'));
+          : (parameter.childForFieldName('name') ??
+            py.children(parameter).find((child) => child.type === 'identifier'));
       if (name?.type === 'identifier' && !NOT_INPUT.has(name.text)) this.inputs.add(name.text);
     }
   }
