@@ -23,7 +23,7 @@ export function certifiedServers(
         return [{ ...common, launch: 'remote', argv: [], url: spec.url, package: null, file: null }];
       case 'bundle-file':
         return [
-          { ...common, launch: 'bundle-file', argv: server.command ?? [], url: null, package: null, file: spec.file },
+          { ...common, launch: 'bundle-file', argv: spec.run, url: null, package: null, file: spec.file },
         ];
       case 'npm':
       case 'pypi': {

@@ -4,11 +4,17 @@
  * - `npx [-y|--yes] <package>@<exact version> [args…]`,
  * - `uvx <package>==<exact version> [args…]`,
  * - `node|python|python3|bash <file of the bundle> [args…]` (the file is analysed like the rest),
+ *   `python -m <module of the bundle>`, and `uv run [python] <file of the bundle>`, which the hub
+ *   and the runtime run as `python3 <file>` (uv's environment is not provided),
  * - an `sse` or `streamable-http` server at an `https` URL on a public host.
+ * A program the hub cannot verify but that shows no harm (a CLI on the host's PATH, a binary by
+ * its path, a module installed on the host) is operator-provided: not refused, never standard,
+ * never in the certificate; the runtime serves it only from its operator's own configuration.
  * Everything else is refused, naming what was found: shells, inline code, URL/git/file/tarball
  * specs, registry flags or registry settings in the server's environment, a variable in the
- * command's position. A package given by a range, a tag or no version is unpinned: allowed, but
- * it can never be verified, so it is never standard.
+ * command's position, package runners other than npx and uvx, container images. A package given
+ * by a range, a tag or no version is unpinned: allowed, but it can never be verified, so it is
+ * never standard.
  */
 import { posix } from 'node:path';
 import { valid as exactSemver } from 'semver';
@@ -24,7 +30,17 @@ export type LaunchSpec =
       /** Arguments after the package: the server's own. */
       args: string[];
     }
-  | { kind: 'bundle-file'; argv: string[]; interpreter: Interpreter; file: string; args: string[] }
+  | {
+      kind: 'bundle-file';
+      argv: string[];
+      interpreter: Interpreter;
+      file: string;
+      /** `python -m <module>`: the module, whose file is `file`; else null. */
+      module: string | null;
+      args: string[];
+      /** What the hub and the runtime run, from the server's working folder (for `uv run`, the interpreter uv would run). */
+      run: string[];
+    }
   | { kind: 'remote'; url: string };
 
 /** A server of the skill with the spec the hub accepted for it (null: refused). */
@@ -48,6 +64,7 @@ export type LaunchProblemCode =
   | 'unsafe-url'
   | 'missing-file'
   | 'outside-bundle'
+  | 'operator-provided'
   | 'unpinned';
 
 export interface LaunchProblem {
@@ -61,8 +78,10 @@ export interface LaunchVerdict {
   /** The spec when the declaration is one the hub accepts (possibly unpinned); null when it is refused. */
   spec: LaunchSpec | null;
   pinned: boolean;
-  /** Why it is refused, or (`unpinned`) why it cannot be verified. */
+  /** Why it is refused, or (`unpinned`, `operator-provided`) why it cannot be verified. */
   problems: LaunchProblem[];
+  /** What the hub runs in place of what was declared (`uv run x.py` as `python3 x.py`), when it differs. */
+  note?: string;
 }
 
 export interface LaunchVerdictOf extends LaunchVerdict {
@@ -95,6 +114,7 @@ const INTERPRETERS: ReadonlySet<string> = new Set<Interpreter>(['node', 'python'
 /** Options that run code given on the command line rather than a file. */
 const INLINE_CODE_OPTIONS = new Set(['-c', '-e', '-p', '--eval', '--print', '--command', '-r', '-i', '--interactive']);
 const NPM_RUNNERS = new Set(['npx', 'pnpx', 'bunx', 'npm', 'pnpm', 'yarn', 'bun']);
+const CONTAINER_RUNNERS = new Set(['docker', 'podman', 'nerdctl', 'ctr', 'finch']);
 const PYPI_RUNNERS = new Set(['uvx', 'uv', 'pipx', 'pip', 'pip3']);
 const REGISTRY_FLAGS = new Set([
   '--registry',
@@ -162,12 +182,19 @@ export function readLaunchSpec(server: McpServerRef, bundleFiles: ReadonlySet<st
   const cwd = server.cwd === null ? null : cwdProblem(server.cwd);
   // A file is named from the server's working folder; a cwd outside the bundle is refused above.
   const folder = server.cwd === null || cwd !== null ? '' : server.cwd;
-  const verdict =
+  const verdict: StdioVerdict =
     server.transport === 'stdio' ? stdioSpec(server.command ?? [], bundleFiles, folder) : remoteSpec(server.url);
   const problems = [...envProblems, ...(cwd ? [cwd] : []), ...verdict.problems];
   const refused = problems.some((p) => p.code !== 'unpinned');
-  return { spec: refused ? null : verdict.spec, pinned: problems.length === 0, problems };
+  return {
+    spec: refused ? null : verdict.spec,
+    pinned: problems.length === 0,
+    problems,
+    ...(verdict.note && !refused ? { note: verdict.note } : {}),
+  };
 }
+
+type StdioVerdict = { spec: LaunchSpec | null; problems: LaunchProblem[]; note?: string };
 
 /** A working folder is a folder of the bundle: `.`, `server`, `./tools/x`; never `/`, `~`, `..` or a variable. */
 function cwdProblem(cwd: string): LaunchProblem | null {
@@ -207,11 +234,7 @@ function environmentProblems(env: Readonly<Record<string, string>>): LaunchProbl
   });
 }
 
-function stdioSpec(
-  argv: readonly string[],
-  bundleFiles: ReadonlySet<string>,
-  folder: string,
-): { spec: LaunchSpec | null; problems: LaunchProblem[] } {
+function stdioSpec(argv: readonly string[], bundleFiles: ReadonlySet<string>, folder: string): StdioVerdict {
   const [command, ...rest] = argv;
   if (command === undefined || command === '') {
     return refused(problem('unsupported-launcher', 'declares a stdio server with no command'));
@@ -231,13 +254,29 @@ function stdioSpec(
       problem('shell-launcher', `runs a shell (\`${short(argv.join(' '))}\`), whose command line can do anything`),
     );
   }
-  if (command.includes('/') && !INTERPRETERS.has(program) && !NPM_RUNNERS.has(program) && !PYPI_RUNNERS.has(program)) {
+  if (command.includes('/') && !NPM_RUNNERS.has(program) && !PYPI_RUNNERS.has(program)) {
+    if (/^(?:\/|[A-Za-z]:)/.test(command))
+      return operatorProvided(`a program by its path (\`${short(command)}\`)`, rest);
     return refused(
-      problem('unsupported-launcher', `runs a program by path (\`${short(command)}\`), which the hub cannot verify`),
+      problem(
+        'unsupported-launcher',
+        `runs \`${short(command)}\` itself, so what interprets it is decided by its first line or its bytes`,
+        'Name its interpreter and the file (`node bin/server.js`, `python3 bin/server.py`), or run a pinned package.',
+      ),
     );
   }
   if (program === 'npx') return npxSpec(command, rest);
   if (program === 'uvx') return uvxSpec(command, rest);
+  if (program === 'uv' && rest[0] === 'run') return uvRunSpec(rest.slice(1), bundleFiles, folder);
+  if (CONTAINER_RUNNERS.has(program)) {
+    return refused(
+      problem(
+        'unsupported-launcher',
+        `runs a container image with \`${program}\`, whose contents the hub cannot see or pin`,
+        'Ship the server as a file of the bundle, or run a package pinned on npm or PyPI.',
+      ),
+    );
+  }
   if (NPM_RUNNERS.has(program) || PYPI_RUNNERS.has(program)) {
     return refused(
       problem(
@@ -246,9 +285,61 @@ function stdioSpec(
       ),
     );
   }
+  return operatorProvided(`\`${short(program)}\`, a program on the host's PATH`, rest);
+}
+
+const URL_ARGUMENT = /^[a-z][a-z0-9+.-]*:\/\//i;
+
+/**
+ * A program the host must provide: nothing harmful is shown, and nothing about it can be verified.
+ * Handed code by URL (`deno run https://…`), it runs what nobody here has seen: refused.
+ */
+function operatorProvided(what: string, args: readonly string[]): StdioVerdict {
+  const url = args.find((arg) => URL_ARGUMENT.test(arg));
+  if (url !== undefined) {
+    return refused(
+      problem('remote-spec', `runs ${what} on \`${short(url)}\`, code fetched from a URL that nothing here has seen`),
+    );
+  }
   return refused(
-    problem('unsupported-launcher', `runs \`${short(program)}\`, which is not a launcher the hub can verify`),
+    problem(
+      'operator-provided',
+      `runs ${what}, which the hub cannot verify: the runtime's operator must provide it, and the runtime starts the server only when its own configuration (mcp_servers) names it`,
+      'To be verified (and reach standard), run a package pinned on npm or PyPI or a file of the bundle instead.',
+    ),
   );
+}
+
+/** `uv run [python|python3] <file or -m module> [args…]`: run as `python3 …`, which is what uv would run. */
+function uvRunSpec(args: readonly string[], bundleFiles: ReadonlySet<string>, folder: string): StdioVerdict {
+  const rest = args[0] === 'python' || args[0] === 'python3' ? args.slice(1) : args;
+  const first = rest[0];
+  if (first === undefined || (first.startsWith('-') && first !== '-m')) {
+    return refused(
+      problem(
+        'unsupported-launcher',
+        first === undefined
+          ? 'runs `uv run` with nothing to run'
+          : `passes ${short(first.split('=')[0] as string)} to uv run; the hub verifies only \`uv run [python] <file of the bundle>\``,
+        'Run a file of the bundle (`uv run server.py`), or a package pinned on PyPI (`uvx <package>==1.2.3`).',
+      ),
+    );
+  }
+  if (first !== '-m' && !first.endsWith('.py')) {
+    return refused(
+      problem(
+        'unsupported-launcher',
+        `runs \`${short(first)}\` through uv run, a program of a Python environment the hub does not build`,
+        'Run a file of the bundle (`uv run server.py`), or a package pinned on PyPI (`uvx <package>==1.2.3`).',
+      ),
+    );
+  }
+  const verdict = interpreterSpec('python3', 'python3', rest, bundleFiles, folder);
+  if (verdict.spec === null) return verdict;
+  return {
+    ...verdict,
+    note: `is declared as \`uv run …\`; the hub and the runtime run it as \`${short(verdict.spec.kind === 'bundle-file' ? verdict.spec.run.join(' ') : '')}\`, without the packages a uv environment would add, so a script that needs them does not start`,
+  };
 }
 
 function npxSpec(command: string, args: readonly string[]): { spec: LaunchSpec | null; problems: LaunchProblem[] } {
@@ -344,6 +435,8 @@ function interpreterSpec(
   if (first === undefined) {
     return refused(problem('inline-code', `runs ${interpreter} with no file, which reads its code from its input`));
   }
+  if (first === '-m' && interpreter.startsWith('python'))
+    return moduleSpec(interpreter, command, args, bundleFiles, folder);
   if (first.startsWith('-')) {
     const flag = first.split('=')[0] as string;
     if (INLINE_CODE_OPTIONS.has(flag) || (interpreter === 'bash' && /^-[a-z]*c/.test(flag))) {
@@ -373,7 +466,58 @@ function interpreterSpec(
       ),
     );
   }
-  return { spec: { kind: 'bundle-file', argv: [command], interpreter, file, args: serverArgs }, problems: [] };
+  return {
+    spec: {
+      kind: 'bundle-file',
+      argv: [command],
+      interpreter,
+      file,
+      module: null,
+      args: serverArgs,
+      run: [command, ...args],
+    },
+    problems: [],
+  };
+}
+
+const MODULE_NAME = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+
+/**
+ * `python -m <module>`: a module of the bundle (`<module>.py` or `<module>/__main__.py` from the
+ * working folder) is a file of the bundle; a module the host has installed is the operator's. A
+ * module name is never a PyPI package.
+ */
+function moduleSpec(
+  interpreter: Interpreter,
+  command: string,
+  args: readonly string[],
+  bundleFiles: ReadonlySet<string>,
+  folder: string,
+): StdioVerdict {
+  const [, module, ...serverArgs] = args;
+  if (module === undefined || !MODULE_NAME.test(module)) {
+    return refused(
+      problem('unsupported-launcher', `runs \`${short(args.join(' '))}\`, which does not name a Python module`),
+    );
+  }
+  const path = module.replace(/\./g, '/');
+  const file = [`${path}.py`, `${path}/__main__.py`]
+    .map((candidate) => posix.normalize(folder === '' ? candidate : `${folder}/${candidate}`))
+    .find((candidate) => bundleFiles.has(candidate));
+  if (file === undefined)
+    return operatorProvided(`the Python module \`${short(module)}\`, which is not in the bundle`, serverArgs);
+  return {
+    spec: {
+      kind: 'bundle-file',
+      argv: [command],
+      interpreter,
+      file,
+      module,
+      args: serverArgs,
+      run: [command, ...args],
+    },
+    problems: [],
+  };
 }
 
 function remoteSpec(url: string | null): { spec: LaunchSpec | null; problems: LaunchProblem[] } {
@@ -465,7 +609,7 @@ function remoteSpecProblem(spec: string): LaunchProblem | null {
   );
 }
 
-const refused = (p: LaunchProblem): { spec: null; problems: LaunchProblem[] } => ({ spec: null, problems: [p] });
+const refused = (p: LaunchProblem): StdioVerdict => ({ spec: null, problems: [p] });
 
 function unpinned(spec: LaunchSpec, what: string): { spec: LaunchSpec; problems: LaunchProblem[] } {
   return {

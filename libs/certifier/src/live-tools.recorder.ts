@@ -71,6 +71,7 @@ export class LiveToolsRecorder {
             server: server.name,
             interpreter: spec.interpreter === 'python' ? 'python3' : spec.interpreter,
             file: join(extracted.dir, spec.file),
+            module: spec.module,
             bundleDir: extracted.dir,
             args: spec.args,
             env: server.env,

@@ -380,6 +380,26 @@ describe('probeLiveServer', () => {
       }
     });
 
+    it('runs a module of the bundle as python3 -m, from the working folder', async () => {
+      const extracted = await extractBundle(bundle);
+      try {
+        const main = join(extracted.dir, 'server/main.py');
+        const probe = await probeLiveServer(
+          target(extracted.dir, { interpreter: 'python3', file: main, module: 'server.main' }),
+          { packageCache: cache },
+        );
+        const missing = await probeLiveServer(
+          target(extracted.dir, { interpreter: 'python3', file: main, module: 'server.absent' }),
+          { packageCache: cache },
+        );
+
+        expect(probe).toMatchObject({ outcome: 'listed', tools: [{ name: 'py_tool' }] });
+        expect(missing.outcome).not.toBe('listed');
+      } finally {
+        await extracted.remove();
+      }
+    });
+
     it('refuses a file outside the bundle', async () => {
       const extracted = await extractBundle(bundle);
       try {

@@ -44,6 +44,8 @@ export interface BundleFileServerTarget extends TargetBase {
   interpreter: 'node' | 'python3' | 'bash';
   /** Absolute, inside `bundleDir`. */
   file: string;
+  /** Python run as `python3 -m <module>` (whose file is `file`) from the working folder; else unset. */
+  module?: string | null;
   /** The extracted bundle (see extractBundle), or the installed skill's folder. */
   bundleDir: string;
 }
@@ -103,7 +105,7 @@ export const npmServerLaunch = async (
 
 /** @throws ServerLaunchError for a file outside the bundle, or an interpreter this machine lacks */
 export const bundleFileServerLaunch = async (
-  target: Pick<BundleFileServerTarget, 'interpreter' | 'file' | 'bundleDir' | 'args'>,
+  target: Pick<BundleFileServerTarget, 'interpreter' | 'file' | 'module' | 'bundleDir' | 'args'>,
 ): Promise<ServerLaunch> => {
   const path = relative(target.bundleDir, target.file);
   const outside =
@@ -128,7 +130,8 @@ export const bundleFileServerLaunch = async (
   }
   const interpreter = await firstFile(INTERPRETERS[target.interpreter]);
   if (!interpreter) throw new ServerLaunchError(`${target.interpreter} is not installed on this machine`, true);
-  return { argv: [interpreter, file, ...target.args], readOnly: [mount], cwd: BUNDLE_MOUNT, node: false };
+  const program = target.module && target.interpreter === 'python3' ? ['-m', target.module] : [file];
+  return { argv: [interpreter, ...program, ...target.args], readOnly: [mount], cwd: BUNDLE_MOUNT, node: false };
 };
 
 /**

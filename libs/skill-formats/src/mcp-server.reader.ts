@@ -96,7 +96,7 @@ function readPackages(reader: FieldReader, path: FieldPath, command: string[] | 
   const registry = (prefixed?.[1] as PackageRef['registry'] | undefined) ?? fromCommand[0]?.registry;
   if (!registry) {
     const hint = 'write "npm:<name>" or "pypi:<name>" so that it can be probed';
-    reader.warning(packagePath, `package names no registry and the command runs no npx, uvx or python -m: ${hint}`);
+    reader.warning(packagePath, `package names no registry and the command runs no npx or uvx: ${hint}`);
     return fromCommand;
   }
   const declared = packageRefFromSpec(prefixed?.[2] ?? spec, registry, `package: ${spec}`);

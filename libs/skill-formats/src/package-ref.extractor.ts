@@ -1,6 +1,7 @@
 /**
  * Reads which npm or PyPI package an MCP server's command runs, so the certifier can probe the
- * registry for it (security check C8): `npx -y @scope/pkg@1.2.3`, `uvx pkg==1.0`, `python -m mod`.
+ * registry for it (security check C8): `npx -y @scope/pkg@1.2.3`, `uvx pkg==1.0`
+ * (`python -m mod` names a module, never a package).
  * Commands that run local code (`node`, `docker`, `deno`, a path) name no package.
  */
 import { valid as validSemver } from 'semver';
@@ -67,31 +68,12 @@ const RUNNERS: readonly Runner[] = [
   },
 ];
 
-const PYTHON = /^python(?:\d+(?:\.\d+)?)?$/;
-const PYTHON_VALUE_OPTIONS = ['-X', '-W'];
-/** Modules of the standard library often run with `-m`; they are not PyPI packages. */
-const STDLIB_MODULES = new Set([
-  'http',
-  'json',
-  'venv',
-  'pip',
-  'ensurepip',
-  'unittest',
-  'site',
-  'zipapp',
-  'pydoc',
-  'asyncio',
-  'sqlite3',
-  'webbrowser',
-]);
-
 const NPM_NAME = /^(?:@[a-z0-9~-][\w.~-]*\/)?[a-z0-9~-][\w.~-]*$/i;
 const NPM_NAME_MAX = 214;
 const PYPI_SPEC = /^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)(?:\[[\w.,\s-]*\])?(.*)$/s;
 /** What may follow a PyPI name: nothing, a version specifier, `@ version` or an environment marker. */
 const PYPI_SPEC_REST = /^(?:$|[\s=<>!~@;])/;
 const PYPI_EXACT_VERSION = /^(?:===?|@)\s*([0-9][0-9A-Za-z.+!-]*)$/;
-const PYTHON_MODULE = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*$/;
 /** Longest package spec looked at; anything longer is not a registry name. */
 const SPEC_MAX = 300;
 
@@ -128,7 +110,7 @@ export function extractPackageRefs(argv: readonly string[]): PackageRef[] {
       (spec) => packageRefFromSpec(spec, runner.registry, source) ?? [],
     );
   }
-  if (PYTHON.test(words[0] ?? '')) return pythonModuleRef(words.slice(1), source);
+  // `python -m <module>` names a module, not a package: the bundle's own, or one the host installed.
   return [];
 }
 
@@ -194,22 +176,3 @@ function parsePypiSpec(spec: string, source: string): PackageRef | null {
   return { registry: 'pypi', name: normalizePypiName(match[1] as string), version: pinned?.[1] ?? null, source };
 }
 
-/** `python -m mcp_server_fetch` → PyPI `mcp-server-fetch` (the top-level module, unversioned). */
-function pythonModuleRef(args: readonly string[], source: string): PackageRef[] {
-  const module = moduleArgument(args);
-  if (module === null || module.length > SPEC_MAX || !PYTHON_MODULE.test(module)) return [];
-  const topLevel = module.split('.')[0] as string;
-  if (STDLIB_MODULES.has(topLevel)) return [];
-  return [{ registry: 'pypi', name: normalizePypiName(topLevel), version: null, source }];
-}
-
-/** The module after `-m`, when `-m` comes before a script or `-c` code (after them, it is theirs). */
-function moduleArgument(args: readonly string[]): string | null {
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    if (arg === '-m') return args[i + 1] ?? null;
-    if (arg === '-c' || !arg.startsWith('-')) return null;
-    if (PYTHON_VALUE_OPTIONS.includes(arg)) i++;
-  }
-  return null;
-}

@@ -424,9 +424,7 @@ describe('SwarmKit skills', () => {
           transport: 'stdio',
           command: ['python3', '-m', 'mcp_server_fetch'],
           url: null,
-          packages: [
-            { registry: 'pypi', name: 'mcp-server-fetch', version: null, source: 'python3 -m mcp_server_fetch' },
-          ],
+          packages: [],
           env: {},
           cwd: null,
           declaredIn: 'workspace.yaml',

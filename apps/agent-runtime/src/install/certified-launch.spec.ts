@@ -70,7 +70,7 @@ describe('certifiedLaunch', () => {
       ),
     ).toEqual({
       ok: true,
-      launch: { kind: 'bundle-file', interpreter: 'python3', file: 'server/main.py', args: ['-v'] },
+      launch: { kind: 'bundle-file', interpreter: 'python3', file: 'server/main.py', module: null, args: ['-v'] },
     });
   });
 
@@ -86,11 +86,23 @@ describe('certifiedLaunch', () => {
     );
     expect(launch).toEqual({
       ok: true,
-      launch: { kind: 'bundle-file', interpreter: 'node', file: 'server/index.js', args: [] },
+      launch: { kind: 'bundle-file', interpreter: 'node', file: 'server/index.js', module: null, args: [] },
     });
   });
 
   it.each([
+    [['python3', '-m', 'weather', '-v'], 'weather/__main__.py', 'weather', ['-v']],
+    [['python', '-m', 'oil.pricing'], 'oil/pricing.py', 'oil.pricing', []],
+  ])('runs %j, a module of the skill, as python3 -m', (argv, file, module, args) => {
+    expect(certifiedLaunch(server({ launch: 'bundle-file', argv, package: null, file }))).toEqual({
+      ok: true,
+      launch: { kind: 'bundle-file', interpreter: 'python3', file, module, args },
+    });
+  });
+
+  it.each([
+    ['another module', ['python3', '-m', 'other'], 'weather/__main__.py'],
+    ['a module that is not a name', ['python3', '-m', '../weather'], 'weather/__main__.py'],
     ['another file', ['node', 'other.js'], 'server.js'],
     ['a file outside the skill', ['node', '../server.js'], '../server.js'],
     ['an absolute file', ['node', '/srv/server.js'], '/srv/server.js'],

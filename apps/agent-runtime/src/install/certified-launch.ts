@@ -20,6 +20,8 @@ export type CertifiedLaunch =
       interpreter: 'node' | 'python3' | 'bash';
       /** Relative to the skill's folder. */
       file: string;
+      /** `python3 -m <module>` (whose file is `file`), run from the server's working folder; else null. */
+      module: string | null;
       args: string[];
     }
   | { kind: 'remote'; transport: 'sse' | 'streamable-http'; url: string };
@@ -63,14 +65,20 @@ export function certifiedLaunch(server: CertifiedServer): CertifiedLaunchReading
       if (server.transport !== 'stdio' || server.file === null || interpreter === undefined) {
         return refuse('its certificate does not name an interpreter and a file of the skill');
       }
-      const [first, ...args] = rest;
+      const module = rest[0] === '-m' && interpreter === 'python3' ? (rest[1] ?? '') : null;
+      const [first, ...args] = module === null ? rest : rest.slice(1);
       const file = posix.normalize(server.file);
-      // The argv names the file from the server's working folder; the certificate, from the skill's root.
-      const named = first === undefined ? null : posix.normalize(posix.join(server.cwd ?? '.', first));
-      if (named !== file || !isInsideFolder(file)) {
+      // The argv names the file (or module) from the server's working folder; the certificate, from the skill's root.
+      const named = (path: string): string => posix.normalize(posix.join(server.cwd ?? '.', path));
+      const names =
+        module === null
+          ? first !== undefined && named(first) === file
+          : /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*$/.test(module) &&
+            [`${module.replace(/\./g, '/')}.py`, `${module.replace(/\./g, '/')}/__main__.py`].map(named).includes(file);
+      if (!names || !isInsideFolder(file)) {
         return refuse(`its certified command does not run the skill's file ${server.file}`);
       }
-      return { ok: true, launch: { kind: 'bundle-file', interpreter, file, args } };
+      return { ok: true, launch: { kind: 'bundle-file', interpreter, file, module, args } };
     }
     default:
       return refuse(`its certificate names an unknown launch ${JSON.stringify(server.launch)}`);

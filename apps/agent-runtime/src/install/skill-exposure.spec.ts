@@ -62,7 +62,7 @@ describe('skillServers', () => {
       {
         server: 'unpinned',
         reason:
-          'not in the certificate of acme/weather@1.2.0 (its launch could not be verified and pinned at certification), so it is never started',
+          'not in the certificate of acme/weather@1.2.0 (its launch could not be verified and pinned at certification), so it is never started from the skill; if it is a program you provide, define it under mcp_servers in the runtime config',
       },
     ]);
   });

@@ -138,7 +138,7 @@ export function skillServers(
     .filter((declared) => !statement.servers.some((certified) => certified.name === declared.name))
     .map((declared) => ({
       server: declared.name,
-      reason: `not in the certificate of ${certifiedAs} (its launch could not be verified and pinned at certification), so it is never started`,
+      reason: `not in the certificate of ${certifiedAs} (its launch could not be verified and pinned at certification), so it is never started from the skill; if it is a program you provide, define it under mcp_servers in the runtime config`,
     }));
   const servers: SkillServer[] = [];
   for (const certified of statement.servers) {

@@ -119,6 +119,7 @@ async function sandboxedLaunch(
       : await bundleFileServerLaunch({
           interpreter: launch.interpreter,
           file: join(skillDir!, launch.file),
+          module: launch.module,
           bundleDir: skillDir!,
           args: launch.args,
         });
@@ -139,7 +140,7 @@ async function plainTransport(
       ? [process.execPath, (await options.packageCache.install(launch.package)).bin, ...launch.args]
       : [
           launch.interpreter === 'node' ? process.execPath : launch.interpreter,
-          join(skillDir!, launch.file),
+          ...(launch.module === null ? [join(skillDir!, launch.file)] : ['-m', launch.module]),
           ...launch.args,
         ];
   const transport = new StdioClientTransport({

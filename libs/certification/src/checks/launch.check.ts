@@ -23,6 +23,7 @@ const SEVERITY: Readonly<Record<LaunchProblemCode, Severity>> = {
   'unsafe-url': 'high',
   'missing-file': 'high',
   'outside-bundle': 'critical',
+  'operator-provided': 'medium',
   unpinned: 'medium',
 };
 
@@ -34,6 +35,7 @@ export const launchCheck: Check = {
     const skill = parsedSkill(input);
     if (isSkip(skill)) return skill;
     const findings: Finding[] = [];
+    const notes: Finding[] = [];
     const launches: ServerLaunch[] = input.launches.map(({ server, ...verdict }) => {
       const at = serverLocation(input.bundle, server);
       for (const problem of verdict.problems) {
@@ -48,11 +50,23 @@ export const launchCheck: Check = {
           }),
         );
       }
+      if (verdict.note)
+        notes.push(
+          newFinding({
+            check: 'C15',
+            code: 'run-as',
+            severity: 'info',
+            ...at,
+            message: `MCP server ${JSON.stringify(server.name)} ${verdict.note}.`,
+            fixHint:
+              'Ship what the script imports in the bundle (or use only the standard library), so it starts as the hub runs it.',
+          }),
+        );
       return { server, spec: verdict.spec, pinned: verdict.pinned };
     });
     findings.push(...undefinedServers(input, skill), ...undefinedCommand(input, skill));
     const pinned = findings.length === 0 && launches.every(({ spec }) => spec !== null && spec.kind !== 'remote');
-    return { findings, requirements: { launch_specs_pinned: pinned }, evidence: { launches } };
+    return { findings: [...findings, ...notes], requirements: { launch_specs_pinned: pinned }, evidence: { launches } };
   },
 };
 
