@@ -22,9 +22,7 @@ export function certifiedServers(
       case 'remote':
         return [{ ...common, launch: 'remote', argv: [], url: spec.url, package: null, file: null }];
       case 'bundle-file':
-        return [
-          { ...common, launch: 'bundle-file', argv: spec.run, url: null, package: null, file: spec.file },
-        ];
+        return [{ ...common, launch: 'bundle-file', argv: spec.run, url: null, package: null, file: spec.file }];
       case 'npm':
       case 'pypi': {
         const wanted = spec.package;

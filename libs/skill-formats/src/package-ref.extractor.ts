@@ -175,4 +175,3 @@ function parsePypiSpec(spec: string, source: string): PackageRef | null {
   const pinned = PYPI_EXACT_VERSION.exec((match[2] ?? '').trim());
   return { registry: 'pypi', name: normalizePypiName(match[1] as string), version: pinned?.[1] ?? null, source };
 }
-
