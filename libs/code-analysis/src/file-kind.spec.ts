@@ -1,3 +1,4 @@
+import { deflateSync } from 'node:zlib';
 import { classifyFile } from './file-kind';
 
 const text = (value: string): Buffer => Buffer.from(value, 'utf8');
@@ -36,6 +37,62 @@ describe('classifyFile', () => {
     ['fonts/Inter.woff2', [0x77, 0x4f, 0x46, 0x32, 0x00, 0x01], 'WOFF2 font'],
   ])('takes %s for an inert font', (path, bytes, format) => {
     expect(classifyFile(path, Buffer.from(bytes))).toEqual({ kind: 'inert', format });
+  });
+
+  it.each([
+    ['sounds/chime.mp3', [0x49, 0x44, 0x33, 0x04, 0x00], 'MP3'],
+    ['sounds/chime.wav', [0x52, 0x49, 0x46, 0x46, 0, 0, 0, 0, 0x57, 0x41, 0x56, 0x45], 'WAV'],
+    ['media/demo.mp4', [0, 0, 0, 0x18, 0x66, 0x74, 0x79, 0x70, 0x69, 0x73, 0x6f, 0x6d], 'MP4'],
+  ])('takes %s for inert media', (path, bytes, format) => {
+    expect(classifyFile(path, Buffer.from(bytes))).toEqual({ kind: 'inert', format });
+  });
+
+  /** A PDF of the given objects, each `stream` body deflated when `deflate` is set. */
+  const pdf = (objects: string[], streams: { dictionary: string; body: string; deflate: boolean }[] = []): Buffer =>
+    Buffer.concat([
+      Buffer.from(`%PDF-1.7\n${objects.map((object, i) => `${i + 1} 0 obj\n${object}\nendobj\n`).join('')}`, 'latin1'),
+      ...streams.map(({ dictionary, body, deflate }, i) =>
+        Buffer.concat([
+          Buffer.from(`${objects.length + i + 1} 0 obj\n<< ${dictionary} >>\nstream\n`, 'latin1'),
+          deflate ? deflateSync(Buffer.from(body, 'latin1')) : Buffer.from(body, 'latin1'),
+          Buffer.from('\nendstream\nendobj\n', 'latin1'),
+        ]),
+      ),
+      Buffer.from('%%EOF\n', 'latin1'),
+    ]);
+
+  it('takes a PDF that is only displayed for inert, compressed pages included', () => {
+    const document = pdf(
+      ['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [] /Count 0 >>'],
+      [{ dictionary: '/Filter /FlateDecode', body: 'BT /F1 12 Tf (Hello) Tj ET', deflate: true }],
+    );
+    expect(classifyFile('docs/guide.pdf', document)).toEqual({ kind: 'inert', format: 'PDF' });
+  });
+
+  it.each([
+    [
+      'JavaScript in an object',
+      pdf(['<< /Type /Catalog /OpenAction << /S /JavaScript /JS (app.alert(1)) >> >>']),
+      '/OpenAction',
+    ],
+    [
+      'a launch action hidden in a compressed object stream',
+      pdf(
+        ['<< /Type /Catalog >>'],
+        [{ dictionary: '/Type /ObjStm /Filter /FlateDecode', body: '<< /S /Launch /F (cmd.exe) >>', deflate: true }],
+      ),
+      '/Launch',
+    ],
+    [
+      'a stream that claims compression but is not zlib data',
+      pdf(['<< /Type /Catalog >>'], [{ dictionary: '/Filter /FlateDecode', body: 'not zlib at all', deflate: false }]),
+      'a compressed stream that cannot be read',
+    ],
+  ])('cannot analyse a PDF with %s', (_label, document, active) => {
+    expect(classifyFile('docs/guide.pdf', document)).toEqual({
+      kind: 'unanalysable',
+      reason: `a PDF with active content (${active})`,
+    });
   });
 
   it.each([

@@ -4,6 +4,7 @@
  * parser for). Decided from the bytes as well as the name: a `.txt` that is an ELF binary is a
  * binary, and a script named `run` with a `#!/bin/sh` line is shell.
  */
+import { constants, inflateSync } from 'node:zlib';
 import type { Language } from './analysis.types';
 
 export type FileKind =
@@ -71,7 +72,29 @@ const INERT_FORMATS: readonly {
   { format: 'OpenType font', magic: [0x4f, 0x54, 0x54, 0x4f], extensions: ['.otf'] },
   { format: 'WOFF font', magic: [0x77, 0x4f, 0x46, 0x46], extensions: ['.woff'] },
   { format: 'WOFF2 font', magic: [0x77, 0x4f, 0x46, 0x32], extensions: ['.woff2'] },
+  { format: 'BMP', magic: [0x42, 0x4d], extensions: ['.bmp'] },
+  { format: 'TIFF', magic: [0x49, 0x49, 0x2a, 0x00], extensions: ['.tif', '.tiff'] },
+  { format: 'TIFF', magic: [0x4d, 0x4d, 0x00, 0x2a], extensions: ['.tif', '.tiff'] },
+  // Audio and video: samples a player decodes.
+  { format: 'MP3', magic: [0x49, 0x44, 0x33], extensions: ['.mp3'] },
+  { format: 'MP3', magic: [0xff, 0xfb], extensions: ['.mp3'] },
+  { format: 'WAV', magic: [0x57, 0x41, 0x56, 0x45], offset: 8, extensions: ['.wav'] },
+  { format: 'Ogg', magic: [0x4f, 0x67, 0x67, 0x53], extensions: ['.ogg', '.oga', '.opus'] },
+  { format: 'FLAC', magic: [0x66, 0x4c, 0x61, 0x43], extensions: ['.flac'] },
+  { format: 'MP4', magic: [0x66, 0x74, 0x79, 0x70], offset: 4, extensions: ['.mp4', '.m4a', '.mov', '.heic', '.avif'] },
+  { format: 'WebM', magic: [0x1a, 0x45, 0xdf, 0xa3], extensions: ['.webm', '.mkv'] },
 ];
+
+const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d];
+/**
+ * PDF names that run something or carry another file: JavaScript, launch and submit actions,
+ * actions on open or on events, embedded files, XFA forms, rich media.
+ */
+const PDF_ACTIVE =
+  /\/(?:JavaScript|JS|Launch|OpenAction|AA|EmbeddedFiles?|XFA|RichMedia|SubmitForm|ImportData|GoToR|GoToE)\b/;
+/** Compressed streams inflated to look for those names, and how much of each is read. */
+const PDF_MAX_STREAMS = 2_000;
+const PDF_MAX_INFLATED = 4 * 1024 * 1024;
 
 /** Magic numbers of executables and archives, whatever the file is called. */
 const OPAQUE_MAGIC: readonly { reason: string; magic: readonly number[] }[] = [
@@ -104,6 +127,12 @@ export function classifyFile(path: string, content: Buffer): FileKind {
       startsWith(content, bytes, offset) && (extensions === undefined || extensions.includes(extension)),
   );
   if (inert) return { kind: 'inert', format: inert.format };
+  if (startsWith(content, PDF_MAGIC)) {
+    const active = pdfActiveContent(content);
+    return active === null
+      ? { kind: 'inert', format: 'PDF' }
+      : { kind: 'unanalysable', reason: `a PDF with active content (${active})` };
+  }
 
   const shebang = shebangLanguage(content);
   if (shebang === 'unknown')
@@ -114,6 +143,43 @@ export function classifyFile(path: string, content: Buffer): FileKind {
   if (content.includes(0)) return { kind: 'unanalysable', reason: 'binary content of an unknown type' };
   if (!isUtf8(content)) return { kind: 'unanalysable', reason: 'text that is not UTF-8' };
   return { kind: 'text' };
+}
+
+/**
+ * The first name of active content in a PDF, in its objects or in any of its compressed streams
+ * (object streams hide dictionaries there), or null for a document that is only displayed. A
+ * stream that cannot be inflated within bounds is taken as hiding something.
+ */
+function pdfActiveContent(content: Buffer): string | null {
+  const text = content.toString('latin1');
+  const plain = PDF_ACTIVE.exec(text);
+  if (plain) return plain[0];
+  let streams = 0;
+  for (let at = text.indexOf('stream'); at !== -1; at = text.indexOf('stream', at + 6)) {
+    if (text.startsWith('endstream', at - 3)) continue;
+    let start = at + 6;
+    if (text[start] === '\r') start++;
+    if (text[start] === '\n') start++;
+    const end = text.indexOf('endstream', start);
+    if (end === -1) break;
+    if (++streams > PDF_MAX_STREAMS) return 'too many streams to read';
+    const dictionary = text.slice(Math.max(0, text.lastIndexOf('<<', at)), at);
+    if (!/\/FlateDecode/.test(dictionary)) continue;
+    let inflated: string;
+    try {
+      // Sync flush: a stream cut short still inflates as far as it goes.
+      inflated = inflateSync(content.subarray(start, end), {
+        maxOutputLength: PDF_MAX_INFLATED,
+        finishFlush: constants.Z_SYNC_FLUSH,
+      }).toString('latin1');
+    } catch {
+      return 'a compressed stream that cannot be read';
+    }
+    const found = PDF_ACTIVE.exec(inflated);
+    if (found) return found[0];
+    at = end;
+  }
+  return null;
 }
 
 function isUtf8(content: Buffer): boolean {
