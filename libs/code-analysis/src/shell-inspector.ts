@@ -790,7 +790,10 @@ export class ShellInspector {
 
   // --- rules by program ---------------------------------------------------------------------------
 
-  private destructive({ program, args, words, at, evidence }: ProgramRun): void {
+  private destructive({ call, program, args, words: written, at, evidence }: ProgramRun): void {
+    // A command that runs only when a test proved where a variable points is judged with that proof.
+    const proven = guardedPrefixes(call.node);
+    const words = proven.size === 0 ? written : written.map((word) => withPrefixes(word, proven));
     const report = (message: string): void => this.findings.issue('destructive-command', at, message, evidence);
     const operands = (from = 0): ShellWord[] => {
       const list: ShellWord[] = [];
@@ -1084,8 +1087,23 @@ export class ShellInspector {
         this.findings.issue('download-and-run', at, 'Runs a Python package from a URL or a repository.', evidence);
       }
     } else if (/^(?:npm|pnpm|yarn|bun)$/.test(program)) {
-      const install = args.findIndex((arg) => /^(?:install|i|add|exec|x|dlx)$/.test(arg));
-      if (install !== -1 && operands(install + 1).some(npmUrl)) {
+      const verb = args.findIndex((arg) => /^(?:install|i|add|exec|x|dlx)$/.test(arg));
+      // Installs name packages; `exec`, `x` and `dlx` name one package (or a local binary) and
+      // then its own arguments; pnpm's and yarn's `exec` only run what is installed already.
+      const local = args[verb] === 'exec' && (program === 'pnpm' || program === 'yarn');
+      const named =
+        verb === -1 || local
+          ? []
+          : /^(?:install|i|add)$/.test(args[verb] as string)
+            ? operands(verb + 1)
+            : [
+                ...args
+                  .slice(verb + 1)
+                  .filter((arg) => /^--package=/.test(arg))
+                  .map((arg) => arg.slice(10)),
+                ...operands(verb + 1).slice(0, 1),
+              ];
+      if (named.some(npmUrl)) {
         this.findings.issue(
           'download-and-run',
           at,
@@ -1525,4 +1543,60 @@ function opensShellOverSocket(code: string): boolean {
       code,
     );
   return socket && shell;
+}
+
+/** `[[ "$DIR" == /tmp/* ]]`: the variable and the constant prefix its value was tested to have. */
+const PREFIX_TEST = /^\[\[\s*"?\$\{?([A-Za-z_]\w*)\}?"?\s*==?\s*"?([^"*?[\s]+)"?\*\s*\]\]$/;
+/** Folders whose every subfolder is scratch: proving a path is under one proves it is not precious. */
+const SCRATCH_FOLDERS = new Set(['/tmp', '/var/tmp', '/dev/shm']);
+
+/**
+ * The variables a command's guards prove to start with a safe prefix: the command is the right
+ * side of `test && command`, or in the body of `if test; then …`. A prefix is safe when it names a
+ * folder (it ends with `/`) that is scratch, relative to the working folder, or three levels deep.
+ */
+function guardedPrefixes(node: SyntaxNode): Map<string, string> {
+  const proven = new Map<string, string>();
+  const learn = (condition: SyntaxNode | null | undefined): void => {
+    const test = condition && PREFIX_TEST.exec(condition.text.trim());
+    if (!test) return;
+    const [, name, prefix] = test as unknown as [string, string, string];
+    const folder = prefix.replace(/\/+$/, '');
+    const safe =
+      prefix.endsWith('/') &&
+      folder !== '' &&
+      (SCRATCH_FOLDERS.has(folder) ||
+        (!/^[/~$]/.test(folder) && !folder.split('/').includes('..')) ||
+        (folder.startsWith('/') && folder.split('/').length > 3 && !isDestructiveTarget(folder)));
+    if (safe) proven.set(name, prefix);
+  };
+  for (let child = node, parent = node.parent; parent; child = parent, parent = parent.parent) {
+    if (parent.type === 'list' && parent.child(1)?.type === '&&' && parent.namedChild(1)?.id === child.id)
+      learn(parent.namedChild(0));
+    // The then-body only: not the condition itself, nor an elif or else branch; one test decides.
+    const conditions =
+      parent.type === 'if_statement'
+        ? parent.childrenForFieldName('condition').filter((condition) => condition?.isNamed)
+        : [];
+    if (
+      conditions.length === 1 &&
+      conditions[0]?.id !== child.id &&
+      child.type !== 'elif_clause' &&
+      child.type !== 'else_clause'
+    )
+      learn(conditions[0]);
+  }
+  return proven;
+}
+
+/** The word with each proven variable read as its prefix and one more name (`/tmp/x`). */
+function withPrefixes(word: ShellWord, proven: ReadonlyMap<string, string>): ShellWord {
+  return {
+    ...word,
+    parts: word.parts.map((part) =>
+      part.kind === 'variable' && part.expansion === 'plain' && proven.has(part.name)
+        ? { kind: 'text', text: `${proven.get(part.name)}x` }
+        : part,
+    ),
+  };
 }

