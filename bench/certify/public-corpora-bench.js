@@ -9,55 +9,13 @@
 //     with an installer hidden to evade scanners; `original-moltbook` is ClawHavoc's own (base64 | bash).
 // Usage: npm run build:bench && node bench/certify/public-corpora-bench.js <cisco git dir> <bolhasec git dir>
 // (git dirs as `fetch` leaves them: /work/.mirror/<owner>+<name>/repo). Either may be '-' to skip it.
-const { execFileSync } = require('node:child_process');
-const { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } = require('node:fs');
-const { tmpdir } = require('node:os');
-const { join, relative } = require('node:path');
+const { rmSync } = require('node:fs');
+const { join } = require('node:path');
+const { exportTree, skillCases } = require('./fetched-corpora');
 
 const dist = (p) => require(`../../dist-bench/${p}`);
 const { startCorpusJudge } = dist('test/fixtures/certification-corpus/corpus-judge');
 const heldOut = dist('test/fixtures/held-out-corpus');
-
-/** The tree of a fetched repository's HEAD under `prefix`, written to a temporary folder. */
-function exportTree(gitDir, prefix) {
-  const into = mkdtempSync(join(tmpdir(), 'public-corpus-'));
-  const tar = execFileSync('git', ['--git-dir', gitDir, 'archive', 'HEAD', prefix], { maxBuffer: 1 << 28 });
-  execFileSync('tar', ['-x', '-C', into], { input: tar });
-  return into;
-}
-
-function filesUnder(folder) {
-  const files = {};
-  const walk = (dir) => {
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (name !== '_expected.json') files[relative(folder, path)] = readFileSync(path);
-    }
-  };
-  walk(folder);
-  return files;
-}
-
-/** Every folder holding a SKILL.md, as an Agent Skill case named as its front matter says. */
-function skillCases(root, label) {
-  const cases = [];
-  const walk = (dir) => {
-    const names = readdirSync(dir);
-    if (names.includes('SKILL.md')) {
-      const files = filesUnder(dir);
-      const name = /^name:\s*["']?([^"'\n]+)/m.exec(files['SKILL.md'].toString('utf8'))?.[1]?.trim();
-      const id = relative(root, dir)
-        .replace(/[^a-zA-Z0-9]+/g, '-')
-        .toLowerCase();
-      cases.push({ id, label: label(relative(root, dir)), format: 'agent-skill', folder: name ?? id, files, note: id });
-      return;
-    }
-    for (const name of names) if (statSync(join(dir, name)).isDirectory()) walk(join(dir, name));
-  };
-  walk(root);
-  return cases;
-}
 
 function publicCorpora(ciscoGit, bolhaGit) {
   const corpora = [];

@@ -91,6 +91,15 @@ describe('embedded code in documents: what the agent is told to run', () => {
       'Use bash to run the script, then read the output.',
       'Flag a download piped into a shell (`curl … | bash`) and `pip install <package>` without a pin.',
       'Schedule it with `crontab -e`; its output goes to `backup.sh >> /var/log/backup.log`.',
+      'Set `"speed": "fast"` in the body, or `output_config: {effort: "low"|"medium"|"high"|"max"}`.',
+      '```',
+      '[',
+      '  {',
+      '    "field_id": (unique ID for the field),',
+      '    "type": "checkbox",',
+      '  },',
+      ']',
+      '```',
     );
     expect(issuesIn('SKILL.md', text)).toEqual([]);
   });

@@ -47,14 +47,19 @@ describe('classifyFile', () => {
     expect(classifyFile(path, Buffer.from(bytes))).toEqual({ kind: 'inert', format });
   });
 
-  /** A PDF of the given objects, each `stream` body deflated when `deflate` is set. */
-  const pdf = (objects: string[], streams: { dictionary: string; body: string; deflate: boolean }[] = []): Buffer =>
+  /** A PDF of the given objects, each `stream` body deflated (and hex-encoded) when asked. */
+  const pdf = (
+    objects: string[],
+    streams: { dictionary: string; body: string; deflate: boolean; hex?: boolean }[] = [],
+  ): Buffer =>
     Buffer.concat([
       Buffer.from(`%PDF-1.7\n${objects.map((object, i) => `${i + 1} 0 obj\n${object}\nendobj\n`).join('')}`, 'latin1'),
-      ...streams.map(({ dictionary, body, deflate }, i) =>
+      ...streams.map(({ dictionary, body, deflate, hex }, i) =>
         Buffer.concat([
           Buffer.from(`${objects.length + i + 1} 0 obj\n<< ${dictionary} >>\nstream\n`, 'latin1'),
-          deflate ? deflateSync(Buffer.from(body, 'latin1')) : Buffer.from(body, 'latin1'),
+          ((bytes: Buffer) => (hex ? Buffer.from(`${bytes.toString('hex')}>`) : bytes))(
+            deflate ? deflateSync(Buffer.from(body, 'latin1')) : Buffer.from(body, 'latin1'),
+          ),
           Buffer.from('\nendstream\nendobj\n', 'latin1'),
         ]),
       ),
@@ -84,9 +89,24 @@ describe('classifyFile', () => {
       '/Launch',
     ],
     [
+      'JavaScript behind a chain of filters',
+      pdf(
+        ['<< /Type /Catalog >>'],
+        [
+          {
+            dictionary: '/Type /ObjStm /Filter [/ASCIIHexDecode /FlateDecode]',
+            body: '<< /S /JavaScript /JS (this.exportDataObject()) >>',
+            deflate: true,
+            hex: true,
+          },
+        ],
+      ),
+      '/JavaScript',
+    ],
+    [
       'a stream that claims compression but is not zlib data',
       pdf(['<< /Type /Catalog >>'], [{ dictionary: '/Filter /FlateDecode', body: 'not zlib at all', deflate: false }]),
-      'a compressed stream that cannot be read',
+      'a stream that cannot be decoded',
     ],
   ])('cannot analyse a PDF with %s', (_label, document, active) => {
     expect(classifyFile('docs/guide.pdf', document)).toEqual({

@@ -4,8 +4,8 @@
  * parser for). Decided from the bytes as well as the name: a `.txt` that is an ELF binary is a
  * binary, and a script named `run` with a `#!/bin/sh` line is shell.
  */
-import { constants, inflateSync } from 'node:zlib';
 import type { Language } from './analysis.types';
+import { pdfActiveContent } from './pdf-content';
 
 export type FileKind =
   | { kind: 'code'; language: Language }
@@ -86,15 +86,6 @@ const INERT_FORMATS: readonly {
 ];
 
 const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d];
-/**
- * PDF names that run something or carry another file: JavaScript, launch and submit actions,
- * actions on open or on events, embedded files, XFA forms, rich media.
- */
-const PDF_ACTIVE =
-  /\/(?:JavaScript|JS|Launch|OpenAction|AA|EmbeddedFiles?|XFA|RichMedia|SubmitForm|ImportData|GoToR|GoToE)\b/;
-/** Compressed streams inflated to look for those names, and how much of each is read. */
-const PDF_MAX_STREAMS = 2_000;
-const PDF_MAX_INFLATED = 4 * 1024 * 1024;
 
 /** Magic numbers of executables and archives, whatever the file is called. */
 const OPAQUE_MAGIC: readonly { reason: string; magic: readonly number[] }[] = [
@@ -143,43 +134,6 @@ export function classifyFile(path: string, content: Buffer): FileKind {
   if (content.includes(0)) return { kind: 'unanalysable', reason: 'binary content of an unknown type' };
   if (!isUtf8(content)) return { kind: 'unanalysable', reason: 'text that is not UTF-8' };
   return { kind: 'text' };
-}
-
-/**
- * The first name of active content in a PDF, in its objects or in any of its compressed streams
- * (object streams hide dictionaries there), or null for a document that is only displayed. A
- * stream that cannot be inflated within bounds is taken as hiding something.
- */
-function pdfActiveContent(content: Buffer): string | null {
-  const text = content.toString('latin1');
-  const plain = PDF_ACTIVE.exec(text);
-  if (plain) return plain[0];
-  let streams = 0;
-  for (let at = text.indexOf('stream'); at !== -1; at = text.indexOf('stream', at + 6)) {
-    if (text.startsWith('endstream', at - 3)) continue;
-    let start = at + 6;
-    if (text[start] === '\r') start++;
-    if (text[start] === '\n') start++;
-    const end = text.indexOf('endstream', start);
-    if (end === -1) break;
-    if (++streams > PDF_MAX_STREAMS) return 'too many streams to read';
-    const dictionary = text.slice(Math.max(0, text.lastIndexOf('<<', at)), at);
-    if (!/\/FlateDecode/.test(dictionary)) continue;
-    let inflated: string;
-    try {
-      // Sync flush: a stream cut short still inflates as far as it goes.
-      inflated = inflateSync(content.subarray(start, end), {
-        maxOutputLength: PDF_MAX_INFLATED,
-        finishFlush: constants.Z_SYNC_FLUSH,
-      }).toString('latin1');
-    } catch {
-      return 'a compressed stream that cannot be read';
-    }
-    const found = PDF_ACTIVE.exec(inflated);
-    if (found) return found[0];
-    at = end;
-  }
-  return null;
 }
 
 function isUtf8(content: Buffer): boolean {

@@ -998,6 +998,7 @@ describe('analyzePython: loops with no way out', () => {
     'import sys\nwhile True:\n    if done():\n        sys.exit(0)\n',
     'while True:\n    def handler():\n        return 1\n    if ready():\n        raise StopIteration\n',
     'while running:\n    step()\n',
+    'count = 0\ntry:\n    while True:\n        img.seek(count)\n        count += 1\nexcept EOFError:\n    pass\n',
   ])('%j has a way out', (source) => {
     expect(issueKinds(source)).not.toContain('endless-loop');
   });

@@ -117,7 +117,7 @@ function endlessLoops(root: SyntaxNode, findings: PythonFindings): void {
     const condition = loop?.childForFieldName('condition');
     if (!loop || !condition || !/^(?:True|1|\(True\)|not False)$/.test(condition.text)) continue;
     const body = loop.childForFieldName('body');
-    if (!body || hasExit(body)) continue;
+    if (!body || hasExit(body) || leftByException(loop, body)) continue;
     if (waitsFor(body, functions, new Set()))
       findings.issue('endless-loop', loop, 'Loops forever: nothing in the loop breaks, returns, raises or exits.');
     else
@@ -127,6 +127,25 @@ function endlessLoops(root: SyntaxNode, findings: PythonFindings): void {
         'Loops forever without waiting for anything: nothing in the loop breaks, returns, raises or exits, and it calls only code that returns at once.',
       );
   }
+}
+
+/**
+ * A loop inside a `try` that handles exceptions, calling something that can raise: the exception
+ * is its way out (`while True: img.seek(n)` until `except EOFError`).
+ */
+function leftByException(loop: SyntaxNode, body: SyntaxNode): boolean {
+  if (body.descendantsOfType('call').length === 0) return false;
+  for (let node = loop.parent; node && node.type !== 'function_definition'; node = node.parent) {
+    if (
+      node.type === 'block' &&
+      node.parent?.type === 'try_statement' &&
+      node.parent.childForFieldName('body')?.id === node.id
+    )
+      return node.parent.namedChildren.some(
+        (child) => child?.type === 'except_clause' || child?.type === 'except_group_clause',
+      );
+  }
+  return false;
 }
 
 /** Builtins and methods that compute and return: a loop of nothing else waits for no work. */

@@ -325,7 +325,11 @@ export class ShellInspector {
     if (!nameWord) return false;
     const name = this.commandName(nameWord, at, evidence);
     if (name === null) return true;
-    if (nameWord.disguised || (this.values.constant(nameWord) !== null && builtFromPieces(nameWord))) {
+    // Only a name that could be a program hides one: `"speed":` or `"max"}` (data read as shell) names none.
+    if (
+      PROGRAM_NAME.test(name) &&
+      (nameWord.disguised || (this.values.constant(nameWord) !== null && builtFromPieces(nameWord)))
+    ) {
       this.findings.issue(
         'obfuscation',
         at,
@@ -1506,6 +1510,9 @@ function redirectOperator(redirect: SyntaxNode): string {
  * `$a$b`, `${X}url`, `c$@url`: a command name glued from expansions and text. `"$VENV/bin/pip"` and
  * `./$NAME` are paths, not pieces.
  */
+/** What a program's name or path can be spelt with (a name with a space, a colon or a brace runs nothing). */
+const PROGRAM_NAME = /^[\w./+@~-]+$/;
+
 function builtFromPieces(word: ShellWord): boolean {
   const dynamic = word.parts.filter((part) => part.kind !== 'text').length;
   if (dynamic >= 2) return true;

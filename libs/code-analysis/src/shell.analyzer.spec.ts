@@ -212,6 +212,7 @@ describe('analyzeShell: ordinary scripts', () => {
     'npm exec -- eslint src/app.js',
     'if [[ "$SESSION_DIR" == /tmp/* ]]; then\n  rm -rf "$SESSION_DIR"\nfi',
     '[[ $OUT == ./build/* ]] && rm -rf "$OUT"',
+    '"speed": "fast"',
   ])('does not take %s for a destructive command', (source) => {
     expect(analyse(`${source}\n`).issues).toEqual([]);
   });
