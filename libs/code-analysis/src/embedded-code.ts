@@ -80,9 +80,12 @@ const PYTHON_TAGS = /^(?:py|python|python3|py3|ipython|ipython3|pycon|pyi|sage)$
 const JAVASCRIPT_TAGS = /^(?:js|javascript|node|nodejs|mjs|cjs|jsx)$/;
 const TYPESCRIPT_TAGS = /^(?:ts|typescript|mts|cts|tsx|deno)$/;
 const POWERSHELL_TAGS = /^(?:powershell|pwsh|ps|ps1|posh)$/;
-/** Blocks that hold data or output, never a program a reader runs. */
+/**
+ * Blocks that hold data or output, or source for the reader's own program in a language an SDK
+ * is written in (compiled there, not run by the agent as a command), never a command line.
+ */
 const DATA_TAGS =
-  /^(?:json|jsonc|json5|yaml|yml|toml|xml|html|htm|css|scss|csv|tsv|diff|patch|markdown|md|mermaid|graphql|gql|sql|ini|cfg|conf|properties|svg|dot|latex|tex|math|regex|http|proto|protobuf|csharp|cs|java|kotlin|swift|go|golang|rust|rs|c|cpp|c\+\+|h|hpp|objc|scala|haskell|elixir|erlang|clojure|dart|r|julia|matlab)$/;
+  /^(?:json|jsonc|json5|yaml|yml|toml|xml|html|htm|css|scss|csv|tsv|diff|patch|markdown|md|mermaid|graphql|gql|sql|ini|cfg|conf|properties|svg|dot|latex|tex|math|regex|http|proto|protobuf|csharp|cs|java|kotlin|swift|go|golang|rust|rs|c|cpp|c\+\+|h|hpp|objc|scala|haskell|elixir|erlang|clojure|dart|r|julia|matlab|php|ruby|rb|lua|groovy|terraform|hcl|nix|fsharp|ocaml|zig|elm|vb|vbnet|solidity)$/;
 
 const tagOf = (info: string): string => (info.trim().split(/[\s{,]/, 1)[0] ?? '').toLowerCase().replace(/^\./, '');
 
@@ -143,7 +146,10 @@ function documentCode(text: string): EmbeddedCode[] {
       while (end < lines.length && !close.test(lines[end] as string)) end++;
       const body = dedent(lines.slice(index + 1, end), indent.length);
       const language = blockLanguage(info, body.join('\n'));
-      if (language) pieces.push(...blockPieces(language, body, index + 2));
+      // An untagged block of sentences is a document quoted whole (a prompt template): read as prose.
+      if (language === 'shell' && !SHELL_TAGS.test(tagOf(info)) && isProse(body))
+        body.forEach((text, at) => pieces.push(...lineCode(text, index + 2 + at)));
+      else if (language) pieces.push(...blockPieces(language, body, index + 2));
       else if (CONFIG_TAGS.test(tagOf(info))) pieces.push(...configStrings(body, index + 2));
       index = end;
       continue;
@@ -151,6 +157,18 @@ function documentCode(text: string): EmbeddedCode[] {
     pieces.push(...lineCode(line, index + 1));
   }
   return pieces;
+}
+
+/** A sentence: a capitalised word and three more, after any list, quote or heading marker. */
+const SENTENCE = /^\s*(?:[-*+>]\s+|\d+[.)]\s+|#{1,6}\s+)?[A-Z][a-z']*,?(?:\s+\S+){3,}/;
+
+/** Most of the block's lines are sentences that start with no program's name. */
+function isProse(body: readonly string[]): boolean {
+  const lines = body.filter((line) => line.trim() !== '');
+  const sentences = lines.filter(
+    (line) => SENTENCE.test(line) && !new RegExp(`^${PROSE_COMMAND.source}`).test(line.trimStart()),
+  );
+  return lines.length > 0 && sentences.length * 2 >= lines.length;
 }
 
 /** Block lines without the indentation of their fence (a block inside a list item). */

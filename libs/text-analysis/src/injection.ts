@@ -232,6 +232,17 @@ const ACTIONS = [
   'record', 'log', 'save', 'store', 'write', 'fetch', 'access', 'open', 'create', 'execute', 'insert', 'remove',
 ];
 
+/**
+ * `echo "=== Keychain state ==="`: a program that prints a quoted string prints that text; naming a
+ * secret store inside it reads nothing.
+ */
+function printsLabel(text: string, match: RegExpExecArray): boolean {
+  const verb = match[1] ?? '';
+  if (!/^(?:echo|print|printf|display|show|output)$/.test(verb)) return false;
+  const after = text.slice(match.index + match[0].indexOf(verb) + verb.length);
+  return /^\s*(?:-\w+\s+)?["']/.test(after);
+}
+
 /** Files and paths that hold a user's secrets. */
 const SECRET_FILE = [
   String.raw`(?<![a-z0-9_])(?:(?:~|\$home|%userprofile%|/home/[a-z0-9_-]+|/root|/users/[a-z0-9_-]+)/)?\.ssh(?![a-z0-9_-])(?!/(?:config|known_hosts|[a-z0-9_.-]*\.pub)(?![a-z0-9_.-]))(?:/[a-z0-9_.-]*[a-z0-9_-])?`,
@@ -411,7 +422,8 @@ const RULES_IN_ORDER: readonly Rule[] = [
       // "Read the files in ~/.ssh": for reading, the folder a file is in is what is read.
       `${B}(${words(READ)})${E}${gap(6)}${S}${words(['in', 'inside', 'within', 'under'])}${S}(?:${SECRET_FILE})`,
     ],
-    accept: ({ text, match }) => !(READ.includes(match[1] as string) && describedNotAsked(text, match.index)),
+    accept: ({ text, match }) =>
+      !(READ.includes(match[1] as string) && describedNotAsked(text, match.index)) && !printsLabel(text, match),
   }),
   rule({
     rule: 'secret-request',

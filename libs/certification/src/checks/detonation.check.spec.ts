@@ -93,6 +93,33 @@ describe('C16 detonation', () => {
     expect(findingsOf(leaking, 'C16.dns').map((f) => f.severity)).toEqual(['critical']);
   });
 
+  it('asks for review, without failing, of network use the static analysis saw in that file but the skill does not declare', () => {
+    const files = {
+      ...agentSkillFiles(),
+      'scripts/extract.py': 'import urllib.request\n\nurllib.request.urlopen("https://registry.npmjs.org/")\n',
+    };
+    const report = certifyFiles(files, {
+      rootFolder: AGENT_SKILL_FOLDER,
+      detonation: { ran: RAN, events: [event('dns', 'registry.npmjs.org')], notRun: [] },
+    });
+
+    expect(findingsOf(report, 'C16.dns').map((f) => f.severity)).toEqual(['medium']);
+    expect(findingsOf(report, 'C16.dns')[0]?.message).toContain(
+      'the static analysis found this file using the network',
+    );
+    expect(report.status).toBe('certified');
+    // From a shell block, where the static analysis records no capability, the same lookup fails.
+    const hidden = certifyFiles(files, {
+      rootFolder: AGENT_SKILL_FOLDER,
+      detonation: {
+        ran: RAN,
+        events: [event('dns', 'registry.npmjs.org', 'the shell block at SKILL.md:9')],
+        notRun: [],
+      },
+    });
+    expect(findingsOf(hidden, 'C16.dns').map((f) => f.severity)).toEqual(['critical']);
+  });
+
   it('places an event of a shell block at its line', () => {
     const report = detonated([event('honeytoken-read', '/home/sandbox/.netrc', 'the shell block at SKILL.md:9')]);
 

@@ -69,10 +69,13 @@ export const detonationCheck: Check = {
       );
     }
     const declaresNetwork = input.skill?.permissions.includes('network_outbound') ?? false;
+    const networkFiles = new Set(
+      input.code.analyses.filter((a) => a.capabilities.some((use) => use.capability === 'network')).map((a) => a.path),
+    );
     // What the programs printed is judged by C11 and C12 and not kept: the report holds what they did.
     const { ran, events, notRun } = result;
     return {
-      findings: detonationFindings(result, { declaresNetwork }),
+      findings: detonationFindings(result, { declaresNetwork, networkFiles }),
       evidence: { detonation: { ran, events, notRun } },
     };
   },
@@ -84,16 +87,21 @@ const DECLARABLE: ReadonlySet<DetonationEventKind> = new Set(['connect', 'dns'])
 /**
  * One finding per event, and one info finding each for what ran and what could not run. A skill that
  * declares network use (`network_outbound`) and tries to reach the network in the sandbox does what it
- * said: its connections and lookups are low findings, unless one carries a honeytoken's value.
+ * said: its connections and lookups are low findings, unless one carries a honeytoken's value. One
+ * that does not declare it, from a file whose network use the static analysis already proved (C11
+ * reports it undeclared), is a medium finding for review: the two layers agree, nothing was hidden.
+ * Network use the static analysis did not see is hidden, and fails.
  */
-export function detonationFindings(result: DetonationResult, skill: { declaresNetwork: boolean }): Finding[] {
-  const findings = result.events.map((event) =>
-    eventFinding(
-      event,
-      result,
-      skill.declaresNetwork && DECLARABLE.has(event.kind) && !event.detail.includes(CARRYING),
-    ),
-  );
+export function detonationFindings(
+  result: DetonationResult,
+  skill: { declaresNetwork: boolean; networkFiles?: ReadonlySet<string> },
+): Finding[] {
+  const findings = result.events.map((event) => {
+    const network = DECLARABLE.has(event.kind) && !event.detail.includes(CARRYING);
+    const file = result.ran.find((run) => run.what === event.program)?.file;
+    const seen = network && file != null && (skill.networkFiles?.has(file) ?? false);
+    return eventFinding(event, result, network && skill.declaresNetwork ? 'declared' : seen ? 'seen' : null);
+  });
   if (result.ran.length > 0) {
     const timedOut = result.ran.filter((run) => run.timedOut).length;
     findings.push(
@@ -130,18 +138,30 @@ export function detonationFindings(result: DetonationResult, skill: { declaresNe
 /** How trace-events.ts marks a value of a honeytoken seen in a call. */
 const CARRYING = 'carrying the value of';
 
-function eventFinding(event: DetonationEvent, result: DetonationResult, declared: boolean): Finding {
+/** Why a network event is not a failure: the skill declares network, or the code was seen to use it there. */
+type Explained = 'declared' | 'seen' | null;
+
+function eventFinding(event: DetonationEvent, result: DetonationResult, explained: Explained): Finding {
   const rule = EVENT_RULES[event.kind];
   const run = result.ran.find((candidate) => candidate.what === event.program);
+  const because =
+    explained === 'declared'
+      ? '; the skill declares network_outbound, so this is recorded, not failed.'
+      : explained === 'seen'
+        ? '; the static analysis found this file using the network (C11), so this is for review, not failed.'
+        : '.';
   return newFinding({
     check: 'C16',
     code: event.kind,
-    severity: declared ? 'low' : rule.severity,
+    severity: explained === 'declared' ? 'low' : explained === 'seen' ? 'medium' : rule.severity,
     file: run?.file ?? null,
     line: run?.line ?? null,
-    message:
-      `Run in the sandbox, ${event.program} ${rule.says} ${event.detail} (traced: ${event.evidence})` +
-      (declared ? '; the skill declares network_outbound, so this is recorded, not failed.' : '.'),
-    fixHint: declared ? 'Nothing to change if this is the service the skill is for.' : rule.fixHint,
+    message: `Run in the sandbox, ${event.program} ${rule.says} ${event.detail} (traced: ${event.evidence})${because}`,
+    fixHint:
+      explained === 'declared'
+        ? 'Nothing to change if this is the service the skill is for.'
+        : explained === 'seen'
+          ? 'Declare network_outbound if the skill needs the network (a reviewer can clear this finding), or remove the connection.'
+          : rule.fixHint,
   });
 }

@@ -107,7 +107,7 @@ describe('C10 squatting', () => {
       ]);
     });
 
-    it('fails a pure lookalike of a popular name, and asks for review of the same name', () => {
+    it('fails a pure lookalike of a popular name; the same name in another namespace is another skill', () => {
       const report = certifyFiles(kazmaFiles({ manifest: { name: 'slack-mcp' } }), {
         probes: kazmaProbes(),
         popularNames: [
@@ -121,10 +121,6 @@ describe('C10 squatting', () => {
           'high',
           "The name 'slack-mcp' is spelled confusably like 'acme-corp/s1ack-rncp', a popular skill or package of another owner, and could be mistaken for it.",
         ],
-        [
-          'medium',
-          "The name 'slack-mcp' is the same as '@modelcontextprotocol/slack-mcp', a popular skill or package of another owner, and could be mistaken for it.",
-        ],
       ]);
       expect(findingsOf(report, 'C10.confusable-name').map((finding) => finding.rule)).toEqual(['C10.confusable-name']);
       expect(report.status).toBe('failed');
@@ -137,11 +133,7 @@ describe('C10 squatting', () => {
         popularNames: [popular('kazma-team/web-search'), popular('other/websearch', 'other')],
       });
 
-      expect(c10(report).map((finding) => [finding.rule, finding.severity])).toEqual([
-        ['C10.mixed-script', 'high'],
-        ['C10.similar-name', 'medium'],
-        ['C10.similar-name', 'medium'],
-      ]);
+      expect(c10(report).map((finding) => [finding.rule, finding.severity])).toEqual([['C10.mixed-script', 'high']]);
     });
 
     it("fails an author and namespace spelled like another owner's namespace, reported once", () => {

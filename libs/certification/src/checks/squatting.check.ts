@@ -83,8 +83,12 @@ function similarNames(bundle: Bundle, names: ReadName[], others: PopularName[]):
   const matches: Match[] = [
     ...skillNames.flatMap((name) =>
       others.flatMap((popular) => {
+        // The same name in another namespace is another skill (`acme/pdf`, `anthropic/pdf`): the
+        // namespace tells them apart, and is judged against other namespaces below.
         const alike = likeness(name.value, nameOf(popular.ref));
-        return alike ? [{ name, target: popular.ref, targetKind: 'skill' as const, alike }] : [];
+        return alike && alike.kind !== 'same'
+          ? [{ name, target: popular.ref, targetKind: 'skill' as const, alike }]
+          : [];
       }),
     ),
     ...authors.flatMap((name) =>

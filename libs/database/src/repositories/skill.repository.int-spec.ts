@@ -100,6 +100,10 @@ describe('SkillRepository', () => {
     expect(await skills.popular(theirs.publisherId, 50)).not.toContainEqual(
       expect.objectContaining({ owner: theirs.namespace }),
     );
+    // Never downloaded is not popular, however few skills there are.
+    expect(await skills.popular(theirs.publisherId, 50)).not.toContainEqual(
+      expect.objectContaining({ owner: mine.namespace }),
+    );
   });
 
   it("lists a skill's versions highest first, up to a limit", async () => {

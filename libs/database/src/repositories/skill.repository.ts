@@ -186,12 +186,13 @@ export class SkillRepository {
     });
   }
 
-  /** The most downloaded skills of other owners than `ownerId` (of every owner when it is null). */
+  /** The most downloaded skills of other owners than `ownerId` (of every owner when it is null); never downloaded is not popular. */
   popular(ownerId: string | null, limit: number): Promise<PopularSkill[]> {
     return this.dataSource.query(
       `SELECT n."slug" || '/' || s."name" AS ref, n."slug" AS owner
        FROM "skills" s JOIN "namespaces" n ON n."id" = s."namespace_id"
-       WHERE $1::uuid IS NULL OR n."owner_id" <> $1::uuid ORDER BY s."downloads" DESC LIMIT $2`,
+       WHERE s."downloads" > 0 AND ($1::uuid IS NULL OR n."owner_id" <> $1::uuid)
+       ORDER BY s."downloads" DESC LIMIT $2`,
       [ownerId, limit],
     );
   }
