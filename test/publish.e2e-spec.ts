@@ -1,6 +1,15 @@
 /** Publish → read back → download, for every format, over HTTP against real PostgreSQL and Redis. */
 import { createHash } from 'node:crypto';
-import { agentSkillBundle, kazmaBundle, kazmaManifest, swarmkitBundle, uniqueName } from '@skillhub/testing';
+import { readBundle, writeBundle } from '@skillhub/bundle';
+import {
+  agentSkillBundle,
+  kazmaBundle,
+  kazmaManifest,
+  swarmkitBundle,
+  swarmkitSkill,
+  uniqueName,
+} from '@skillhub/testing';
+import { stringify } from 'yaml';
 import { binaryBody } from './support/binary-body';
 import { startTestHub, type TestHub } from './support/test-hub';
 
@@ -88,6 +97,57 @@ describe('publish and read back', () => {
       .buffer(true)
       .parse(binaryBody);
     expect(Buffer.compare(kazmaDownload.body as Buffer, bytes)).toBe(0);
+  });
+
+  it("publishes a SwarmKit workspace in SwarmKit's own layout: every skill its own version, all or none", async () => {
+    const [hello, recap] = [uniqueName('say-hello'), uniqueName('recap')];
+    const workspace = {
+      apiVersion: 'swarmkit/v1',
+      kind: 'Workspace',
+      metadata: { id: 'hello-swarm', name: 'Hello Swarm' },
+      mcp_servers: [{ id: 'search', transport: 'stdio', command: ['uv', 'run', 'python', 'hello_world_server.py'] }],
+    };
+    const files = [
+      { path: 'workspace.yaml', content: stringify(workspace) },
+      { path: 'hello_world_server.py', content: 'print("hello")\n' },
+      { path: `skills/${hello}.yaml`, content: stringify(swarmkitSkill({ id: hello })) },
+      { path: `skills/team/${recap}.yaml`, content: stringify(swarmkitSkill({ id: recap, version: '2.0.0' })) },
+    ];
+
+    const res = await publish(writeBundle(files, { rootFolder: 'hello-swarm' }));
+    expect(res.status).toBe(201);
+    const published = res.body.workspace as { name: string; version: string; bundle_sha256: string }[];
+    expect(published.map(({ name, version }) => `${name}@${version}`).sort()).toEqual(
+      [`${hello}@1.0.0`, `${recap}@2.0.0`].sort(),
+    );
+    expect(res.body).toMatchObject({ name: published[0]?.name, author: ns, format: 'swarmkit' });
+    for (const skill of published) {
+      const download = await hub.http
+        .get(`/api/v1/skills/${ns}/${skill.name}/versions/${skill.version}/bundle`)
+        .buffer(true)
+        .parse(binaryBody);
+      expect(download.status).toBe(200);
+      expect(sha256(download.body as Buffer)).toBe(skill.bundle_sha256);
+      // Each version's bundle: its skill at the root, beside the shared workspace and its files.
+      const paths = readBundle(download.body as Buffer).files.map((file) => file.path);
+      expect(paths).toEqual(expect.arrayContaining([`${skill.name}.yaml`, 'workspace.yaml', 'hello_world_server.py']));
+      expect(paths).not.toContain(`skills/${skill.name}.yaml`);
+    }
+
+    // One broken skill refuses the whole workspace, naming it, and writes nothing.
+    const before = await hub.counts();
+    const broken = await publish(
+      writeBundle(
+        [
+          ...files.map((file) => ({ ...file, content: file.content.replace(hello, uniqueName('other')) })),
+          { path: 'skills/broken.yaml', content: stringify({ ...swarmkitSkill(), metadata: { id: 'Not An Id!' } }) },
+        ],
+        { rootFolder: 'hello-swarm' },
+      ),
+    );
+    expect(broken.status).toBe(422);
+    expect(JSON.stringify(broken.body.errors)).toContain('skills/broken.yaml');
+    expect(await hub.counts()).toEqual(before);
   });
 
   it('accepts the bundle as a multipart field too', async () => {

@@ -1329,6 +1329,8 @@ export interface components {
       name: string;
       /** @example 1.0.0 */
       version: string;
+      /** @description A SwarmKit workspace (workspace.yaml at the root, skills under skills/): every skill it published, each its own version, the first also described above. */
+      workspace?: components['schemas']['PublishResponseDto'][];
     };
     ReadinessResponseDto: {
       database: components['schemas']['DependencyStateDto'];
@@ -1761,6 +1763,14 @@ export interface components {
       valid: true;
       /** @example 1.0.0 */
       version: string;
+      /**
+       * @description A SwarmKit workspace: the id of every skill it would publish (the first is described above).
+       * @example [
+       *       "kazma-hub://acme-labs/say-hello@1.0.0",
+       *       "kazma-hub://acme-labs/summarise@1.0.0"
+       *     ]
+       */
+      workspace?: string[];
     };
     VersionSummaryDto: {
       /** @example 9f2c4e7a1b3d5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8 */

@@ -17,6 +17,7 @@ const LISTED_FILES_MAX = 20;
  */
 const SWARMKIT_API_VERSION = /^apiVersion:[ \t]*(["']?)swarmkit\/v1\1[ \t]*(?:#[^\r\n]*)?\r?$/m;
 const SWARMKIT_KIND_SKILL = /^kind:[ \t]*(["']?)Skill\1[ \t]*(?:#[^\r\n]*)?\r?$/m;
+const SWARMKIT_KIND_WORKSPACE = /^kind:[ \t]*(["']?)Workspace\1[ \t]*(?:#[^\r\n]*)?\r?$/m;
 
 export function detectFormat(files: readonly SkillFile[]): FormatDetection {
   const rootFiles = files.filter((file) => !file.path.includes('/'));
@@ -39,14 +40,24 @@ export function detectFormat(files: readonly SkillFile[]): FormatDetection {
 function formatOf(file: SkillFile): SkillFormat | null {
   if (file.path === KAZMA_MANIFEST_FILE) return 'kazma';
   if (file.path === AGENT_SKILL_FILE) return 'agent-skill';
-  if (/\.ya?ml$/.test(file.path) && isSwarmKitSkill(file)) return 'swarmkit';
+  if (isSwarmKitSkill(file)) return 'swarmkit';
   return null;
 }
 
 /** Only the first MAX_MANIFEST_BYTES are looked at; a larger file is then refused by its parser. */
-function isSwarmKitSkill(file: SkillFile): boolean {
+export function isSwarmKitSkill(file: SkillFile): boolean {
+  return isSwarmKitKind(file, SWARMKIT_KIND_SKILL);
+}
+
+/** A SwarmKit workspace file (`kind: Workspace`), recognised the same way. */
+export function isSwarmKitWorkspace(file: SkillFile): boolean {
+  return isSwarmKitKind(file, SWARMKIT_KIND_WORKSPACE);
+}
+
+function isSwarmKitKind(file: SkillFile, kind: RegExp): boolean {
+  if (!/\.ya?ml$/.test(file.path)) return false;
   const head = file.content.subarray(0, MAX_MANIFEST_BYTES + 1).toString('utf8');
-  return SWARMKIT_API_VERSION.test(head) && SWARMKIT_KIND_SKILL.test(head);
+  return SWARMKIT_API_VERSION.test(head) && kind.test(head);
 }
 
 function listFiles(files: readonly SkillFile[]): string {

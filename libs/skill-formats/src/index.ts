@@ -4,6 +4,7 @@ export { detectFormat, AGENT_SKILL_FILE, KAZMA_MANIFEST_FILE, type FormatDetecti
 export { parseKazmaManifestObject } from './kazma-manifest.parser';
 export { splitFrontMatter, type SkillDocument } from './agent-skill.parser';
 export { SWARMKIT_WORKSPACE_FILE } from './swarmkit-skill.parser';
+export { workspaceSkills, WORKSPACE_SKILLS_FOLDER, type WorkspaceSkill, type WorkspaceSplit } from './workspace-bundle';
 export { HUB_PERMISSIONS, KAZMA_PERMISSIONS, KNOWN_PERMISSIONS } from './permissions';
 export { extractPackageRefs, normalizePypiName, splitCommandLine } from './package-ref.extractor';
 export { slugify, NAMESPACE_SLUG_PATTERN } from './slugify';

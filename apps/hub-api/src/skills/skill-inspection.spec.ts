@@ -8,9 +8,12 @@ describe('inspectBundle', () => {
   it('reads a bundle into plain data: every file without its bytes', () => {
     const outcome = inspect(kazmaBundle({ name: 'weather', author: 'acme' }));
     if (!outcome.ok) throw new Error(outcome.error.message);
-    expect(outcome.value.skill).toMatchObject({ name: 'weather', namespace: 'acme', version: '1.0.0' });
-    expect(outcome.value.bundle.rootFolder).toBe('weather');
-    expect(outcome.value.bundle.files.map((f) => Object.keys(f).sort())).toEqual([
+    const [only] = outcome.value;
+    expect(outcome.value).toHaveLength(1);
+    expect(only?.skill).toMatchObject({ name: 'weather', namespace: 'acme', version: '1.0.0' });
+    expect(only?.bundle.rootFolder).toBe('weather');
+    expect(only?.bytes).toBeUndefined();
+    expect(only?.bundle.files.map((f) => Object.keys(f).sort())).toEqual([
       ['mode', 'path', 'sha256', 'size'],
       ['mode', 'path', 'sha256', 'size'],
     ]);

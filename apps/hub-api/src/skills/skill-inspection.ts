@@ -4,7 +4,7 @@
  * so what they return is plain data: a domain error crosses as its kind, code, message and problems.
  */
 import * as semver from 'semver';
-import { readBundle, type Bundle, type BundleFile, type BundleLimits } from '@skillhub/bundle';
+import { readBundle, writeBundle, type Bundle, type BundleFile, type BundleLimits } from '@skillhub/bundle';
 import { DomainError, hasErrors, type ErrorKind, type Problem } from '@skillhub/errors';
 import {
   parseKazmaManifestObject,
@@ -12,6 +12,7 @@ import {
   type NormalizedSkill,
   type ParseContext,
   type ParseResult,
+  workspaceSkills,
 } from '@skillhub/skill-formats';
 import { InvalidManifestError } from './skills.errors';
 
@@ -25,6 +26,8 @@ export interface InspectedSkill {
 
 export interface InspectedBundle extends InspectedSkill {
   bundle: BundleSummary;
+  /** The bytes stored for this skill when they are not the upload's: one skill of a workspace. */
+  bytes?: Uint8Array;
 }
 
 export interface BundleTask {
@@ -47,22 +50,50 @@ export type Inspection<T> = { ok: true; value: T } | { ok: false; error: Crossin
 /** Versions live in int4 columns (major, minor, patch), which order them. */
 const INT4_MAX = 2 ** 31 - 1;
 
-export function inspectBundle(task: BundleTask): Inspection<InspectedBundle> {
+/**
+ * The bundle read and its skill parsed; a SwarmKit workspace (skills under `skills/`) gives one
+ * inspected bundle per skill, each written as its own bundle. Every problem of every skill is
+ * reported at once, each under the path of the skill it is about.
+ */
+export function inspectBundle(task: BundleTask): Inspection<InspectedBundle[]> {
   return crossing(() => {
     const bytes = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
     const { files, ...bundle } = readBundle(bytes, task.limits);
-    const { context } = task;
-    const parsed = parseSkill(files, { ...context, folderName: bundle.rootFolder });
-    if (parsed.skill && context.version !== undefined && context.version !== parsed.skill.version) {
-      parsed.problems.push({
-        path: 'version',
-        message: `the request says version ${context.version} but the manifest says ${parsed.skill.version}`,
-        severity: 'error',
-      });
+    const workspace = workspaceSkills(files);
+    if (workspace === null) return [inspectSkill(files, bundle, task.context)];
+    if (!workspace.ok) throw new InvalidManifestError([workspace.problem]);
+    const inspected: InspectedBundle[] = [];
+    const problems: Problem[] = [];
+    for (const { skillPath, files: own } of workspace.skills) {
+      const written = writeBundle(own, { rootFolder: bundle.rootFolder });
+      const { files: read, ...summary } = readBundle(written, task.limits);
+      try {
+        inspected.push({ ...inspectSkill(read, summary, task.context), bytes: written });
+      } catch (error) {
+        if (!(error instanceof InvalidManifestError)) throw error;
+        problems.push(...error.problems.map((problem) => ({ ...problem, path: `${skillPath}: ${problem.path}` })));
+      }
     }
-    const inspected = accepted(parsed);
-    return { ...inspected, bundle: { ...bundle, files: files.map(({ content: _, ...file }) => file) } };
+    if (problems.length > 0) throw new InvalidManifestError(problems);
+    return inspected;
   });
+}
+
+function inspectSkill(
+  files: readonly BundleFile[],
+  bundle: Omit<Bundle, 'files'>,
+  context: BundleTask['context'],
+): InspectedBundle {
+  const parsed = parseSkill(files, { ...context, folderName: bundle.rootFolder });
+  if (parsed.skill && context.version !== undefined && context.version !== parsed.skill.version) {
+    parsed.problems.push({
+      path: 'version',
+      message: `the request says version ${context.version} but the manifest says ${parsed.skill.version}`,
+      severity: 'error',
+    });
+  }
+  const inspected = accepted(parsed);
+  return { ...inspected, bundle: { ...bundle, files: files.map(({ content: _, ...file }) => file) } };
 }
 
 /** Kazma's `hub submit`: a manifest received as JSON, with no files. */

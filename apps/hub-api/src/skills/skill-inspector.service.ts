@@ -37,8 +37,11 @@ export class SkillInspector implements OnModuleDestroy {
     });
   }
 
-  /** The bundle read and its manifest parsed; throws a 4xx domain error listing every problem. */
-  inspectBundle(bytes: Buffer, context: BundleTask['context']): Promise<InspectedBundle> {
+  /**
+   * The bundle read and its manifest parsed (one per skill of a SwarmKit workspace); throws a 4xx
+   * domain error listing every problem.
+   */
+  inspectBundle(bytes: Buffer, context: BundleTask['context']): Promise<InspectedBundle[]> {
     const task: BundleTask = {
       bytes,
       limits: {
@@ -49,7 +52,7 @@ export class SkillInspector implements OnModuleDestroy {
       },
       context,
     };
-    return this.run<BundleTask, InspectedBundle>('inspectBundle', task, 'bundle');
+    return this.run<BundleTask, InspectedBundle[]>('inspectBundle', task, 'bundle');
   }
 
   /** A manifest sent as JSON (Kazma's `hub submit`), parsed with the same rules. */

@@ -16,7 +16,7 @@ import { ForbiddenError } from '../auth/auth.errors';
 import type { PublishSkillQueryDto } from './dto/publish-skill.request.dto';
 import { CertificationSummaryDto, type PublishResponseDto } from './dto/skill-version.response.dto';
 import type { ValidateSkillResponseDto } from './dto/validate-skill.response.dto';
-import { NamespaceUnclaimedError, SkillVersionExistsError } from './skills.errors';
+import { NamespaceUnclaimedError, SkillVersionExistsError, WorkspaceClaimError } from './skills.errors';
 import type { BundleSummary, InspectedBundle } from './skill-inspection';
 import { SkillInspector } from './skill-inspector.service';
 import { kazmaSkillId } from './skill-ref';
@@ -49,8 +49,11 @@ export class SkillPublisher {
     @Inject(HUB_CONFIG) private readonly config: HubConfig,
   ) {}
 
-  /** Reads and validates a bundle (off the event loop); throws a 4xx domain error listing every problem. */
-  async inspect(bytes: Buffer, principal: Principal | null, query: PublishSkillQueryDto): Promise<InspectedBundle> {
+  /**
+   * Reads and validates a bundle (off the event loop): its skill, or each skill of a SwarmKit
+   * workspace; throws a 4xx domain error listing every problem.
+   */
+  async inspect(bytes: Buffer, principal: Principal | null, query: PublishSkillQueryDto): Promise<InspectedBundle[]> {
     const namespace = query.namespace ?? (await this.boundNamespace(principal));
     return this.inspector.inspectBundle(bytes, { namespace, version: query.version });
   }
@@ -66,13 +69,17 @@ export class SkillPublisher {
       this.config.VALIDATE_RATE_LIMIT_PER_MINUTE,
       'validations from this address',
     );
-    const { bundle, skill, warnings } = await this.inspect(bytes, principal, query);
+    const inspected = await this.inspect(bytes, principal, query);
+    const [{ bundle, skill, warnings }] = inspected as [InspectedBundle, ...InspectedBundle[]];
     let publishable: boolean | null = null;
     if (principal) {
       const ns = await this.namespaces.bySlug(skill.namespace);
       publishable = ns ? canActOn(principal, ns) : principal.kind === 'token' && principal.scopes.includes('claim');
     }
     return {
+      ...(inspected.length > 1 || inspected[0]?.bytes
+        ? { workspace: inspected.map((one) => kazmaSkillId(one.skill.namespace, one.skill.name, one.skill.version)) }
+        : {}),
       valid: true,
       id: kazmaSkillId(skill.namespace, skill.name, skill.version),
       author: skill.namespace,
@@ -99,15 +106,30 @@ export class SkillPublisher {
       this.config.PUBLISH_RATE_LIMIT_PER_MINUTE,
       'publishes from this token',
     );
-    const { bundle, skill } = await this.inspect(bytes, principal, query);
-    step.accept?.(skill);
-    const outcome = await this.dataSource.transaction((m) => {
-      const store = () => this.store(m, principal, bundle, bytes, skill);
-      return step.around ? step.around(m, store) : store();
+    const inspected = await this.inspect(bytes, principal, query);
+    const workspace = inspected.length > 1 || inspected[0]?.bytes !== undefined;
+    if (workspace && (step.accept || step.around)) throw new WorkspaceClaimError();
+    for (const { skill } of inspected) step.accept?.(skill);
+    // A workspace's skills are published together or not at all.
+    const outcomes = await this.dataSource.transaction(async (m) => {
+      const stored: PublishOutcome[] = [];
+      for (const one of inspected) {
+        const own = one.bytes ? Buffer.from(one.bytes) : bytes;
+        const store = () => this.store(m, principal, one.bundle, own, one.skill);
+        stored.push(await (step.around ? step.around(m, store) : store()));
+      }
+      return stored;
     });
-    if (outcome.created) this.relay.nudge();
-    if (outcome.created) await this.verdicts.changed(`${outcome.response.author}/${outcome.response.name}`);
-    return outcome;
+    const created = outcomes.filter((outcome) => outcome.created);
+    if (created.length > 0) this.relay.nudge();
+    for (const outcome of created) await this.verdicts.changed(`${outcome.response.author}/${outcome.response.name}`);
+    const [first] = outcomes as [PublishOutcome, ...PublishOutcome[]];
+    if (!workspace) return first;
+    return {
+      ...first,
+      created: created.length > 0,
+      response: { ...first.response, workspace: outcomes.map((outcome) => outcome.response) },
+    };
   }
 
   /**

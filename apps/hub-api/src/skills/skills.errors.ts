@@ -52,3 +52,15 @@ export class MissingBodyError extends DomainError {
     );
   }
 }
+
+/** A claim publishes the one skill its submission holds; a workspace holds several. */
+export class WorkspaceClaimError extends DomainError {
+  constructor() {
+    super(
+      'unprocessable',
+      'SKILL.INVALID_MANIFEST',
+      'A submission is claimed with the one skill it holds; publish a SwarmKit workspace with POST /api/v1/skills.',
+      [{ path: 'body', message: 'the bundle is a workspace of several skills', severity: 'error' }],
+    );
+  }
+}

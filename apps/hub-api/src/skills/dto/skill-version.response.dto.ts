@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CERTIFICATION_LEVELS, CERTIFICATION_STATUSES, statusNow, VERSION_STATUSES } from '@skillhub/database';
 import type {
   CertificationLevel,
@@ -155,4 +155,10 @@ export class PublishResponseDto {
   @ApiProperty({ enum: SKILL_FORMATS, example: 'kazma' }) format: SkillFormat;
   @ApiProperty({ example: EXAMPLE.bundleSha256 }) bundle_sha256: string;
   @ApiProperty({ type: CertificationSummaryDto }) certification: CertificationSummaryDto;
+  @ApiPropertyOptional({
+    type: () => [PublishResponseDto],
+    description:
+      'A SwarmKit workspace (workspace.yaml at the root, skills under skills/): every skill it published, each its own version, the first also described above.',
+  })
+  workspace?: PublishResponseDto[];
 }

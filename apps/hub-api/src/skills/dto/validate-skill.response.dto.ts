@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { SKILL_FORMATS, type SkillFormat } from '@skillhub/skill-formats';
 import { FieldProblemDto } from '../../common/dto/problem.response.dto';
 import { BundleFileDto } from './skill-version.response.dto';
@@ -23,4 +23,10 @@ export class ValidateSkillResponseDto {
     example: true,
   })
   publishable: boolean | null;
+  @ApiPropertyOptional({
+    type: [String],
+    description: 'A SwarmKit workspace: the id of every skill it would publish (the first is described above).',
+    example: ['kazma-hub://acme-labs/say-hello@1.0.0', 'kazma-hub://acme-labs/summarise@1.0.0'],
+  })
+  workspace?: string[];
 }
