@@ -17,8 +17,7 @@ export interface WorkspaceSkill<F extends SkillFile = SkillFile> {
 }
 
 export type WorkspaceSplit<F extends SkillFile = SkillFile> =
-  | { ok: true; skills: WorkspaceSkill<F>[] }
-  | { ok: false; problem: Problem };
+  { ok: true; skills: WorkspaceSkill<F>[] } | { ok: false; problem: Problem };
 
 /**
  * The skills of a workspace bundle, or null for a bundle that is not one (it has a skill manifest at
