@@ -102,6 +102,7 @@ describe('embedded code in documents: what the agent is told to run', () => {
       'Use bash to run the script, then read the output.',
       'Flag a download piped into a shell (`curl … | bash`) and `pip install <package>` without a pin.',
       'Schedule it with `crontab -e`; its output goes to `backup.sh >> /var/log/backup.log`.',
+      'Shell completion: `ant @completion {zsh|bash|fish|powershell}`.',
       'Set `"speed": "fast"` in the body, or `output_config: {effort: "low"|"medium"|"high"|"max"}`.',
       '```',
       'You are reviewing the fix. Read the diff file once, it holds the commits.',

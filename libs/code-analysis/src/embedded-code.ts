@@ -159,16 +159,24 @@ function documentCode(text: string): EmbeddedCode[] {
   return pieces;
 }
 
-/** A sentence: a capitalised word and three more, after any list, quote or heading marker. */
-const SENTENCE = /^\s*(?:[-*+>]\s+|\d+[.)]\s+|#{1,6}\s+)?[A-Z][a-z']*,?(?:\s+\S+){3,}/;
+/** A word of prose: letters, perhaps an apostrophe or hyphen, perhaps closing punctuation. */
+const PROSE_WORD = /^[("'“]?[A-Za-z][a-z'’-]*[)"'”]?[,.;:!?]?$/;
 
-/** Most of the block's lines are sentences that start with no program's name. */
+/**
+ * A line of prose: four words or more, most of them plain words (a command line is mostly flags,
+ * paths and variables), not starting with a program's name. Wrapped sentences count too.
+ */
+function isProseLine(line: string): boolean {
+  const text = line.trim().replace(/^(?:[-*+>]|\d+[.)]|#{1,6})\s+/, '');
+  const words = text.split(/\s+/);
+  if (words.length < 4 || new RegExp(`^${PROSE_COMMAND.source}`).test(text)) return false;
+  return words.filter((word) => PROSE_WORD.test(word)).length >= words.length * 0.7;
+}
+
+/** Most of the block's lines are prose. */
 function isProse(body: readonly string[]): boolean {
   const lines = body.filter((line) => line.trim() !== '');
-  const sentences = lines.filter(
-    (line) => SENTENCE.test(line) && !new RegExp(`^${PROSE_COMMAND.source}`).test(line.trimStart()),
-  );
-  return lines.length > 0 && sentences.length * 2 >= lines.length;
+  return lines.length > 0 && lines.filter(isProseLine).length * 2 >= lines.length;
 }
 
 /** Block lines without the indentation of their fence (a block inside a list item). */
@@ -217,7 +225,8 @@ function sentence(text: string): string {
  * A command written with a placeholder for an argument (`curl … | bash`, `pip install <package>`)
  * describes a shape; nobody can run it as written, so it is not judged as a command.
  */
-const isTemplate = (command: string): boolean => /(?:^|\s)(?:…|\.{3}|<[^<>\s]+>)(?=\s|$)/.test(command);
+const isTemplate = (command: string): boolean =>
+  /(?:^|\s)(?:…|\.{3}|<[^<>\s]+>|\{[\w-]+(?:\|[\w-]+)+\})(?=\s|$)/.test(command);
 
 const commandLine = (code: string, line: number): EmbeddedCode => ({
   language: 'shell',

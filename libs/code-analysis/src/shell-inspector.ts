@@ -706,6 +706,7 @@ export class ShellInspector {
     const flags = this.producesOf(words.map((word) => this.producesOfWord(word)));
     if (this.codeIssue(flags, at, evidence, `Runs the output of a command substitution as shell code (${what})`))
       return;
+    if (words.length === 1 && printsItsOwnSetup(words[0] as ShellWord)) return;
     this.findings.issue('shell-from-input', at, `Runs a shell command line built at run time (${what}).`, evidence);
   }
 
@@ -1510,6 +1511,29 @@ function redirectOperator(redirect: SyntaxNode): string {
  * `$a$b`, `${X}url`, `c$@url`: a command name glued from expansions and text. `"$VENV/bin/pip"` and
  * `./$NAME` are paths, not pieces.
  */
+/** Programs that pass on data they are given or read (what they print is anyone's), and interpreters. */
+const DATA_PASSERS = new Set(
+  'cat tac echo printf head tail sed awk gawk tr cut rev xargs jq yq base64 base32 xxd od openssl gpg gunzip zcat tee envsubst sort uniq grep env'.split(
+    ' ',
+  ),
+);
+
+/**
+ * `eval "$(ssh-agent -s)"`, `eval "$(pyenv init -)"`: a constant command of a program that prints
+ * its own shell setup, the idiom such tools document. Not a program that passes on data, a shell
+ * or an interpreter (they print whatever they are given), and nothing built at run time.
+ */
+function printsItsOwnSetup(word: ShellWord): boolean {
+  const [part] = word.parts;
+  if (word.parts.length !== 1 || part?.kind !== 'substitution') return false;
+  const inner = part.node.text.replace(/^\$\(|^`|\)$|`$/g, '').trim();
+  if (/[$`<>|;&]/.test(inner)) return false;
+  const program = programName(inner.split(/\s+/)[0] ?? '');
+  return (
+    /^[\w.+-]+$/.test(program) && !DATA_PASSERS.has(program) && !SHELLS.has(program) && interpreterOf(program) === null
+  );
+}
+
 /** What a program's name or path can be spelt with (a name with a space, a colon or a brace runs nothing). */
 const PROGRAM_NAME = /^[\w./+@~-]+$/;
 

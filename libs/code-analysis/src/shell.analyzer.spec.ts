@@ -60,6 +60,8 @@ describe('analyzeShell: hostile scripts', () => {
     ],
     ['eval "$PAYLOAD"', 'shell-from-input'],
     ['eval $(cat /tmp/cmd)', 'shell-from-input'],
+    ['eval "$(python3 gen.py)"', 'shell-from-input'],
+    ['eval "$(tool $ARG)"', 'shell-from-input'],
     ['bash -c "$X"', 'shell-from-input'],
     ['sh -c "$1"', 'shell-from-input'],
     ['$CMD --flag', 'shell-from-input'],
@@ -213,6 +215,8 @@ describe('analyzeShell: ordinary scripts', () => {
     'if [[ "$SESSION_DIR" == /tmp/* ]]; then\n  rm -rf "$SESSION_DIR"\nfi',
     '[[ $OUT == ./build/* ]] && rm -rf "$OUT"',
     '"speed": "fast"',
+    'eval "$(ssh-agent -s)"',
+    'set -a; eval "$(ant auth print-credentials --env)"; set +a',
   ])('does not take %s for a destructive command', (source) => {
     expect(analyse(`${source}\n`).issues).toEqual([]);
   });
