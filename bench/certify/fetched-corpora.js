@@ -5,10 +5,14 @@ const { mkdtempSync, readdirSync, readFileSync, statSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { basename, join, relative } = require('node:path');
 
-/** The tree of a fetched repository's HEAD under `prefix` (all of it when omitted), written to a temporary folder. */
+/**
+ * The tree of a fetched repository's HEAD under `prefix` (a path or a list of them; all of it when
+ * omitted), written to a temporary folder.
+ */
 function exportTree(gitDir, prefix) {
   const into = mkdtempSync(join(tmpdir(), 'public-corpus-'));
-  const tar = execFileSync('git', ['--git-dir', gitDir, 'archive', 'HEAD', ...(prefix ? [prefix] : [])], {
+  const paths = prefix === undefined ? [] : [prefix].flat();
+  const tar = execFileSync('git', ['--git-dir', gitDir, 'archive', 'HEAD', ...paths], {
     maxBuffer: 1 << 30,
   });
   execFileSync('tar', ['-x', '-C', into], { input: tar, maxBuffer: 1 << 30 });
@@ -60,4 +64,47 @@ function skillCases(root, label, { folder = 'declared' } = {}) {
   return cases;
 }
 
-module.exports = { exportTree, skillCases };
+/**
+ * SwarmKit skills as SwarmKit ships them: every workspace folder (`workspace.yaml` of kind Workspace
+ * with skills under `skills/`) split as the hub splits it (`split`: libs/skill-formats'
+ * workspaceSkills), and each loose skill file of `looseFolders` (SwarmKit's `reference/skills`)
+ * published alone. Test fixtures of invalid workspaces are left out.
+ */
+function swarmkitCases(root, split, { looseFolders = ['reference/skills'] } = {}) {
+  const cases = [];
+  const walk = (dir) => {
+    const names = readdirSync(dir);
+    if (names.includes('workspace.yaml') && names.includes('skills') && !/invalid|broken/.test(dir)) {
+      const files = Object.entries(filesUnder(dir)).map(([path, content]) => ({ path, content }));
+      const workspace = split(files);
+      if (workspace?.ok) {
+        for (const skill of workspace.skills) {
+          const id = `${relative(root, dir)}/${skill.skillPath}`.replace(/[^a-zA-Z0-9]+/g, '-').toLowerCase();
+          const skillFiles = Object.fromEntries(skill.files.map((file) => [file.path, file.content]));
+          cases.push({ id, label: 'benign', format: 'swarmkit', folder: basename(dir), files: skillFiles, note: id });
+        }
+      } else if (workspace) console.log(`  workspace ${relative(root, dir)} refused: ${workspace.problem.message}`);
+    }
+    for (const name of names) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory() && name !== 'node_modules' && name !== '.git') walk(path);
+    }
+  };
+  walk(root);
+  for (const folder of looseFolders) {
+    let names = [];
+    try {
+      names = readdirSync(join(root, folder));
+    } catch {
+      continue;
+    }
+    for (const name of names.filter((n) => /\.ya?ml$/.test(n))) {
+      const id = `${folder}/${name}`.replace(/[^a-zA-Z0-9]+/g, '-').toLowerCase();
+      const files = { [name]: readFileSync(join(root, folder, name)) };
+      cases.push({ id, label: 'benign', format: 'swarmkit', folder: name.replace(/\.ya?ml$/, ''), files, note: id });
+    }
+  }
+  return cases;
+}
+
+module.exports = { exportTree, skillCases, swarmkitCases };

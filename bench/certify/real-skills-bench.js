@@ -4,15 +4,18 @@
 // fails, and certifies at basic and at standard, and why each failure and each basic. Read from
 // fetched copies of their repositories, never committed:
 //   - anthropics/skills (`skills/`), obra/superpowers (`skills/`): Agent Skills, each folder as named
-//     in the repository.
+//     in the repository;
+//   - delivstat/swarmkit: every workspace in SwarmKit's layout, split into its skills as publish
+//     splits it, and the loose skills of `reference/skills`, each alone.
 // Usage: npm run build:bench && node bench/certify/real-skills-bench.js <repo git dir>…
 // (git dirs as `fetch` leaves them: /work/.mirror/<owner>+<name>/repo).
 const { rmSync } = require('node:fs');
 const { basename, dirname } = require('node:path');
-const { exportTree, skillCases } = require('./fetched-corpora');
+const { exportTree, skillCases, swarmkitCases } = require('./fetched-corpora');
 
 const dist = (p) => require(`../../dist-bench/${p}`);
 const { startCorpusJudge } = dist('test/fixtures/certification-corpus/corpus-judge');
+const { workspaceSkills } = dist('libs/skill-formats/src');
 
 const BLOCKING = new Set(['critical', 'high']);
 
@@ -31,9 +34,12 @@ async function main() {
   try {
     for (const gitDir of gitDirs) {
       const name = basename(dirname(gitDir)).replace('+', '/');
-      const root = exportTree(gitDir);
+      // SwarmKit's repository holds large media the fetched copy leaves out: only its skills are read.
+      const root = exportTree(gitDir, name.endsWith('/swarmkit') ? ['examples', 'reference'] : undefined);
       try {
-        const cases = skillCases(root, () => 'benign', { folder: 'actual' });
+        const cases = name.endsWith('/swarmkit')
+          ? swarmkitCases(root, workspaceSkills)
+          : skillCases(root, () => 'benign', { folder: 'actual' });
         const counts = { '4xx': 0, failed: 0, basic: 0, standard: 0 };
         console.log(`\n${name}: ${cases.length} skills`);
         for (const testCase of cases) {
