@@ -63,7 +63,11 @@ export function analyzeBundle(
   for (const server of skill?.mcpServers ?? []) ran.push(...runBy(server.command ?? [], paths, server.cwd));
   for (const command of skill?.commands ?? []) ran.push(...runBy(command.argv, paths, command.cwd));
   reclassifyRanFiles(bundle, analyzer, ran, kinds, analyses, modules);
-  exfiltrationAcrossFiles(analyses, kinds);
+  const texts = new Map(bundle.files.map((file) => [file.path, file]));
+  exfiltrationAcrossFiles(analyses, kinds, (path) => {
+    const file = texts.get(path);
+    return file ? scannedText(file).text : '';
+  });
   analyses.push(...outputs.flatMap((output) => outputAnalyses(analyzer, output, paths)));
   const commands = (skill?.commands ?? []).map((command) => {
     const line = lineOfFirstMatch(bundle, command.declaredIn, new RegExp(`\\b${escapeRegExp(command.name)}\\b`));
@@ -125,37 +129,54 @@ function reclassifyRanFiles(
 
 /**
  * Exfiltration is judged per file by the analyser (secrets read, and the network used, in one
- * file); split over two files (one module reads `~/.aws/credentials` or the whole environment,
- * another posts it) it is the same flow. The first code file that reads them and the first other
- * code file that uses the network make it an exfiltration issue at that network use.
+ * file); split over two linked files (one module reads `~/.aws/credentials` or the whole
+ * environment, another posts it, and one imports, runs or names the other, or a third names both)
+ * it is the same flow.
+ * Two files that only sit in one bundle (a workspace's ingest script that copies the environment
+ * for a child process, and a server that fetches pages) share no data, and are not one flow.
  */
-function exfiltrationAcrossFiles(analyses: FileAnalysis[], kinds: ReadonlyMap<string, FileKind>): void {
+function exfiltrationAcrossFiles(
+  analyses: FileAnalysis[],
+  kinds: ReadonlyMap<string, FileKind>,
+  textOf: (path: string) => string,
+): void {
   const code = analyses.filter((analysis) => kinds.get(analysis.path)?.kind === 'code');
   if (code.some((analysis) => analysis.issues.some((issue) => issue.kind === 'exfiltration'))) return;
-  const source = code
-    .map((analysis) => ({
-      path: analysis.path,
-      line:
-        analysis.issues.find((issue) => issue.kind === 'credentials-access')?.line ?? analysis.environmentRead ?? null,
-      what: analysis.issues.some((issue) => issue.kind === 'credentials-access')
-        ? 'credentials'
-        : 'the whole environment',
-    }))
-    .find((read) => read.line !== null);
-  if (!source) return;
-  for (const analysis of code) {
-    if (analysis.path === source.path) continue;
-    const network = analysis.capabilities.find((use) => use.capability === 'network');
-    if (!network) continue;
-    analysis.issues.push({
-      kind: 'exfiltration',
-      file: analysis.path,
-      line: network.line,
-      message: `Sends data over the network, and ${source.path} (line ${source.line}) reads ${source.what}: read in one file and sent from another, it leaves the machine all the same.`,
-      evidence: network.evidence,
-    });
-    return;
+  const sources = code.flatMap((analysis) => {
+    const credentials = analysis.issues.find((issue) => issue.kind === 'credentials-access')?.line;
+    const line = credentials ?? analysis.environmentRead ?? null;
+    const what = credentials !== undefined ? 'credentials' : 'the whole environment';
+    return line === null ? [] : [{ path: analysis.path, line, what }];
+  });
+  for (const source of sources) {
+    for (const analysis of code) {
+      if (analysis.path === source.path) continue;
+      const network = analysis.capabilities.find((use) => use.capability === 'network');
+      if (!network) continue;
+      const linked =
+        names(textOf(analysis.path), source.path) ||
+        names(textOf(source.path), analysis.path) ||
+        code.some((third) => names(textOf(third.path), source.path) && names(textOf(third.path), analysis.path));
+      if (!linked) continue;
+      analysis.issues.push({
+        kind: 'exfiltration',
+        file: analysis.path,
+        line: network.line,
+        message: `Sends data over the network, and ${source.path} (line ${source.line}), which it is linked to, reads ${source.what}: read in one file and sent from another, it leaves the machine all the same.`,
+        evidence: network.evidence,
+      });
+      return;
+    }
   }
+}
+
+/** Whether code names another file of the bundle: imports or requires its module, or names the file. */
+function names(text: string, path: string): boolean {
+  const file = path.slice(path.lastIndexOf('/') + 1);
+  const module = escapeRegExp(file.replace(/\.[^.]+$/, ''));
+  return new RegExp(
+    `(?:\\b(?:import|from)\\s+[\\w.]*\\b${module}\\b|(?:require\\(|import\\(|from)\\s*['"][^'"]*\\b${module}(?:\\.\\w+)?['"]|\\b${escapeRegExp(file)}\\b)`,
+  ).test(text);
 }
 
 /**

@@ -373,6 +373,10 @@ export class ShellInspector {
   private commandName(word: ShellWord, at: number, evidence: string): string | null {
     const constant = this.values.constant(word);
     if (constant !== null) return constant;
+    // `"$0" jira "$KEY"`: the script runs itself again, nothing it did not already show.
+    const [only] = word.parts;
+    if (word.parts.length === 1 && only?.kind === 'variable' && only.name === '0' && only.expansion === 'plain')
+      return '$0';
     const flags = this.producesOfWord(word);
     if (this.codeIssue(flags, at, evidence, 'Runs the output of a command substitution as a command')) return null;
     // `"$VENV/bin/pip"`, `${PREFIX}pip`: the program's own name is written out; `${PYTHON:-python3}`,

@@ -216,6 +216,7 @@ describe('analyzeShell: ordinary scripts', () => {
     '[[ $OUT == ./build/* ]] && rm -rf "$OUT"',
     '"speed": "fast"',
     'eval "$(ssh-agent -s)"',
+    'for id in $IDS; do "$0" fetch "$id"; done',
     'set -a; eval "$(ant auth print-credentials --env)"; set +a',
   ])('does not take %s for a destructive command', (source) => {
     expect(analyse(`${source}\n`).issues).toEqual([]);

