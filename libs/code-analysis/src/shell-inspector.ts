@@ -510,7 +510,11 @@ export class ShellInspector {
           this.findings.issue(
             'dynamic-code',
             at,
-            `Runs inline ${program} code instead of a file in the bundle.`,
+            constant === null
+              ? `Runs inline ${program} code built from shell values, so a value with a quote in it rewrites the code (pass values as arguments or in the environment).`
+              : interpreter === 'python' || interpreter === 'node'
+                ? `Runs inline ${program} code that does not parse, so what it does cannot be proven.`
+                : `Runs inline ${program} code, a language the hub has no parser for, so what it does cannot be proven.`,
             evidence,
           );
         }
