@@ -31,7 +31,12 @@ export function certifiedServers(
         );
         // Without the registry's integrity the bytes that would run are not pinned.
         if (!release) return [];
-        return [{ ...common, launch: spec.kind, argv: server.command ?? [], url: null, package: release, file: null }];
+        // npm: what runs, at its pin (the hub's, for a package named with no version).
+        const argv =
+          spec.kind === 'npm'
+            ? [...spec.argv, `${spec.package.name}@${spec.package.version}`, ...spec.args]
+            : (server.command ?? []);
+        return [{ ...common, launch: spec.kind, argv, url: null, package: release, file: null }];
       }
     }
   });

@@ -7,7 +7,7 @@
 import { sha256Hex } from '@skillhub/bundle';
 import { canonicalJson } from '@skillhub/signing';
 import { analyzeBundle } from './bundle-code';
-import { readLaunchSpecs } from './launch-spec';
+import { pinnedByHub, readLaunchSpecs } from './launch-spec';
 import type { CertificationInput } from './certification-input';
 import { InvalidCertificationInputError } from './certification.errors';
 import { checkStatus, runCheck, type Check, type CheckInput, type CheckRun, type Evidence } from './check';
@@ -76,7 +76,10 @@ export function certify(input: CertificationInput): CertificationVerdict {
   const checkInput: CheckInput = {
     ...input,
     code: analyzeBundle(input.bundle, input.analyzer, input.skill, input.detonation?.outputs),
-    launches: readLaunchSpecs(input.skill?.mcpServers ?? [], new Set(input.bundle.files.map((file) => file.path))),
+    launches: pinnedByHub(
+      readLaunchSpecs(input.skill?.mcpServers ?? [], new Set(input.bundle.files.map((file) => file.path))),
+      input.probes,
+    ),
   };
   const ran = CHECKS.map((check) => runCheck(check, checkInput));
   const deductions = ran.flatMap((run) => run.outcome.deductions ?? []);

@@ -43,4 +43,11 @@ export {
   type RequirementName,
 } from './report';
 export { MAX_SCANNED_BYTES } from './scanned-text';
-export { readLaunchSpecs, unsafeUrl, type LaunchSpec, type LaunchVerdictOf, type ServerLaunch } from './launch-spec';
+export {
+  pinnedByHub,
+  readLaunchSpecs,
+  unsafeUrl,
+  type LaunchSpec,
+  type LaunchVerdictOf,
+  type ServerLaunch,
+} from './launch-spec';

@@ -1,5 +1,6 @@
 import type { McpServerRef } from '@skillhub/skill-formats';
-import { readLaunchSpec, unsafeUrl, type LaunchProblemCode } from './launch-spec';
+import { probe } from './testing/certification-fixtures';
+import { pinnedByHub, readLaunchSpec, readLaunchSpecs, unsafeUrl, type LaunchProblemCode } from './launch-spec';
 
 const BUNDLE = new Set([
   'skill_manifest.yaml',
@@ -263,5 +264,36 @@ describe('unsafeUrl', () => {
     'https://v1.2.3.api.example.com/mcp',
   ])('accepts %s', (url) => {
     expect(unsafeUrl(url)).toBeNull();
+  });
+});
+
+describe('pinnedByHub: the certificate is the lock', () => {
+  const verdicts = (command: string[]) => readLaunchSpecs([stdio(command)], BUNDLE);
+  const latest = probe({ registry: 'npm', name: '@acme/notes-mcp', version: '2.4.1', pinnedByHub: true });
+
+  it('pins `npx -y pkg` to the release the hub pinned at certification, and says so', () => {
+    const [pinned] = pinnedByHub(verdicts(['npx', '-y', '@acme/notes-mcp', '--stdio']), [latest]);
+
+    expect(pinned).toMatchObject({
+      pinned: true,
+      problems: [],
+      spec: { kind: 'npm', package: { name: '@acme/notes-mcp', version: '2.4.1' }, args: ['--stdio'] },
+      note: { code: 'pinned-by-hub' },
+    });
+    expect(pinned?.note?.message).toContain('the hub pinned @acme/notes-mcp@2.4.1');
+  });
+
+  it.each([
+    ['a range, which the hub does not choose for the author', ['npx', '-y', '@acme/notes-mcp@^2.0.0']],
+    ['an author pin', ['npx', '-y', '@acme/notes-mcp@2.0.0']],
+  ])('leaves %s as it is', (_label, command) => {
+    const before = verdicts(command);
+    expect(pinnedByHub(before, [latest])).toEqual(before);
+  });
+
+  it('leaves an unpinned package the probe did not pin (not found, no integrity) unpinned', () => {
+    const before = verdicts(['npx', '-y', '@acme/notes-mcp']);
+    const notPinned = probe({ registry: 'npm', name: '@acme/notes-mcp', version: null, outcome: 'no_exact_version' });
+    expect(pinnedByHub(before, [notPinned])).toEqual(before);
   });
 });

@@ -20,6 +20,7 @@ import { posix } from 'node:path';
 import { valid as exactSemver } from 'semver';
 import type { McpServerRef } from '@skillhub/skill-formats';
 import { normalizePypiName } from '@skillhub/skill-formats';
+import type { ProbeResult } from './certification-input';
 
 export type LaunchSpec =
   | {
@@ -80,8 +81,16 @@ export interface LaunchVerdict {
   pinned: boolean;
   /** Why it is refused, or (`unpinned`, `operator-provided`) why it cannot be verified. */
   problems: LaunchProblem[];
-  /** What the hub runs in place of what was declared (`uv run x.py` as `python3 x.py`), when it differs. */
-  note?: string;
+  /** What the hub runs in place of what was declared (`uv run x.py` as `python3 x.py`, `npx -y pkg` at its pin). */
+  note?: LaunchNote;
+}
+
+/** An info finding about a launch the hub runs differently from how it is written. */
+export interface LaunchNote {
+  code: 'run-as' | 'pinned-by-hub';
+  /** Follows "MCP server <name> ". */
+  message: string;
+  fixHint: string;
 }
 
 export interface LaunchVerdictOf extends LaunchVerdict {
@@ -194,7 +203,36 @@ export function readLaunchSpec(server: McpServerRef, bundleFiles: ReadonlySet<st
   };
 }
 
-type StdioVerdict = { spec: LaunchSpec | null; problems: LaunchProblem[]; note?: string };
+type StdioVerdict = { spec: LaunchSpec | null; problems: LaunchProblem[]; note?: LaunchNote };
+
+/**
+ * The certificate is the lock: an npm server named with no version (`npx -y pkg`) runs the release
+ * the hub pinned at certification (C8's probe: npm's latest, by its integrity). Its spec names that
+ * release from then on, for the live probe, the certificate and the runtime, and a note says so.
+ */
+export function pinnedByHub(verdicts: readonly LaunchVerdictOf[], probes: readonly ProbeResult[]): LaunchVerdictOf[] {
+  return verdicts.map((verdict) => {
+    const { spec } = verdict;
+    if (spec?.kind !== 'npm' || spec.package.version !== '' || verdict.problems.some((p) => p.code !== 'unpinned'))
+      return verdict;
+    const pin = probes.find(
+      (probe) => probe.pinnedByHub && probe.registry === 'npm' && probe.name === spec.package.name && probe.version,
+    );
+    if (!pin?.version) return verdict;
+    const release = `${spec.package.name}@${pin.version}`;
+    return {
+      ...verdict,
+      spec: { ...spec, package: { ...spec.package, version: pin.version } },
+      pinned: true,
+      problems: [],
+      note: {
+        code: 'pinned-by-hub',
+        message: `names npm package ${spec.package.name} with no version; the hub pinned ${release}, its latest release, at certification by its integrity, and the runtime starts only that release`,
+        fixHint: `Nothing to change; to choose the release yourself, pin it (\`npx -y ${release}\`).`,
+      },
+    };
+  });
+}
 
 /** A working folder is a folder of the bundle: `.`, `server`, `./tools/x`; never `/`, `~`, `..` or a variable. */
 function cwdProblem(cwd: string): LaunchProblem | null {
@@ -338,7 +376,12 @@ function uvRunSpec(args: readonly string[], bundleFiles: ReadonlySet<string>, fo
   if (verdict.spec === null) return verdict;
   return {
     ...verdict,
-    note: `is declared as \`uv run …\`; the hub and the runtime run it as \`${short(verdict.spec.kind === 'bundle-file' ? verdict.spec.run.join(' ') : '')}\`, without the packages a uv environment would add, so a script that needs them does not start`,
+    note: {
+      code: 'run-as',
+      message: `is declared as \`uv run …\`; the hub and the runtime run it as \`${short(verdict.spec.kind === 'bundle-file' ? verdict.spec.run.join(' ') : '')}\`, without the packages a uv environment would add, so a script that needs them does not start`,
+      fixHint:
+        'Ship what the script imports in the bundle (or use only the standard library), so it starts as the hub runs it.',
+    },
   };
 }
 

@@ -7,6 +7,7 @@
 import { readBundle, type Bundle, type BundleLimits } from '@skillhub/bundle';
 import {
   certify,
+  pinnedByHub,
   readLaunchSpecs,
   type CertificationVerdict,
   type DetonationResult,
@@ -128,7 +129,10 @@ export class SkillJudge {
   ): Promise<LiveServerProbe[]> {
     const recorder = this.options.liveTools;
     if (!skill || !recorder) return [];
-    const launches = readLaunchSpecs(skill.mcpServers, new Set(bundle.files.map((file) => file.path)));
+    const launches = pinnedByHub(
+      readLaunchSpecs(skill.mcpServers, new Set(bundle.files.map((file) => file.path))),
+      probes,
+    );
     return recorder.record(launches, bundle, probes);
   }
 }

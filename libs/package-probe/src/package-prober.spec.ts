@@ -65,6 +65,7 @@ describe('PackageProber', () => {
         registry: 'npm',
         name: P.filesystem.name,
         version: P.filesystem.version,
+        pinnedByHub: false,
         outcome: 'found',
         deprecated: null,
         integrity: npmIntegrity(P.filesystem.name, P.filesystem.version),
@@ -94,12 +95,19 @@ describe('PackageProber', () => {
       expect(result.fixHint).toContain('not deprecated');
     });
 
-    it('reports an unpinned package as no_exact_version after checking it exists, with a pinned command', async () => {
+    it('pins a package named with no version to its latest release, by integrity: the certificate is the lock', async () => {
       const result = await prober().probe(npm(P.weather.name));
 
-      expect(result).toMatchObject({ outcome: 'no_exact_version', version: null, integrity: null, attempts: 1 });
-      expect(result.detail).toContain('the skill pins no version (in "npx -y @acme/weather-mcp")');
-      expect(result.fixHint).toBe('Pin an exact version, e.g. `npx -y @acme/weather-mcp@1.2.3`.');
+      expect(result).toMatchObject({
+        outcome: 'found',
+        version: P.weather.version,
+        pinnedByHub: true,
+        integrity: npmIntegrity(P.weather.name, P.weather.version),
+        attempts: 1,
+      });
+      expect(result.detail).toContain(
+        `the hub pinned its latest release, ${P.weather.name}@${P.weather.version}, at certification`,
+      );
       expect(registries.npm.paths).toEqual(['/@acme%2fweather-mcp']);
     });
 
@@ -353,7 +361,7 @@ describe('PackageProber', () => {
     });
 
     it.each([
-      ['unpinned', npm(P.weather.name), 'no_exact_version'],
+      ['given by a range', npm(P.weather.name, '^1.0.0'), 'no_exact_version'],
       ['taken down (its placeholder names npm/security-holder)', npm(P.placeholder.name), 'security_placeholder'],
       ['yanked', pypi(P.acmeTools.writtenAs, P.acmeTools.yanked), 'yanked'],
     ] as const)('records nothing for a package that is %s', async (_case, ref, outcome) => {

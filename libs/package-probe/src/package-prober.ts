@@ -59,6 +59,8 @@ interface Finding {
   release: ReleaseFacts | null;
   detail: string;
   fixHint: string;
+  /** The skill named no version, and the hub pinned this release (npm's latest) at certification. */
+  pinnedByHub?: boolean;
 }
 
 /** Long or odd text from a manifest, quoted for a sentence. */
@@ -102,7 +104,8 @@ export class PackageProber {
     return {
       registry: ref.registry,
       name: name ?? ref.name,
-      version: ref.version,
+      version: finding.pinnedByHub && found ? found.version : ref.version,
+      pinnedByHub: finding.pinnedByHub === true && found !== null,
       outcome,
       deprecated: release?.deprecated ?? null,
       integrity: found?.integrity ?? null,
@@ -123,6 +126,17 @@ export class PackageProber {
         return withdrawnOrFound(client, name, what, lookup.release, lookup.url);
       case 'package': {
         if (lookup.latest?.withdrawn) return withdrawnOrFound(client, name, what, lookup.latest, lookup.url);
+        // `npx -y pkg` runs npm's latest release: the certificate is the lock, pinning that one by its integrity.
+        if (client.registry === 'npm' && ref.version === null && lookup.latest?.integrity) {
+          const release = lookup.latest;
+          return {
+            outcome: 'found',
+            release,
+            pinnedByHub: true,
+            detail: `${label} package ${name} is named with no version (in ${quote(ref.source)}); the hub pinned its latest release, ${client.spec(name, release.version)}, at certification, and the runtime runs only that one — ${lookup.url}`,
+            fixHint: '',
+          };
+        }
         const pinned =
           ref.version === null ? 'the skill pins no version' : `${quote(ref.version)} is not an exact version`;
         const latest = lookup.latest?.version ?? null;

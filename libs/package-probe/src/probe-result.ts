@@ -26,8 +26,13 @@ export interface ProbeResult {
   registry: Registry;
   /** The name as probed: npm's as written, PyPI's normalized per PEP 503. */
   name: string;
-  /** The version the skill names, as written (`no_exact_version` when it is not exact), or null. */
+  /**
+   * The version the skill names, as written (`no_exact_version` when it is not exact), or null; for
+   * an npm package named with no version, the latest release the hub pinned (`pinnedByHub`).
+   */
   version: string | null;
+  /** The skill named no version and the hub pinned `version`, the registry's latest, at certification. */
+  pinnedByHub: boolean;
   outcome: ProbeOutcome;
   /** The registry's deprecation message for the release (npm `deprecated`, PyPI "Inactive" classifier). */
   deprecated: string | null;

@@ -254,14 +254,18 @@ function permissionsSection(v: SkillVersionResponseDto, capabilities: readonly C
   </section>`;
 }
 
-function serversList(servers: readonly Server[]): SafeHtml {
+/** `findings`: the report's, which say (C15.pinned-by-hub) which servers' releases the hub pinned. */
+function serversList(servers: readonly Server[], findings: readonly Finding[]): SafeHtml {
   if (!servers.length) return html`<p>The certificate lets no MCP server start.</p>`;
+  const hubPinned = (name: string): boolean =>
+    findings.some((f) => f.rule === 'C15.pinned-by-hub' && f.message.startsWith(`MCP server ${JSON.stringify(name)} `));
   return html`<ul>
     ${servers.map((s) => {
       const tools = s.tools ? Object.keys(s.tools).sort() : null;
+      const by = hubPinned(s.name) ? 'pinned by the hub at certification:' : 'pinned';
       return html`<li>
         <code>${s.name}</code> (${s.launch}): <code>${s.url ?? s.argv.join(' ')}</code>
-        ${s.package ? html`<br />pinned <a href="${serverHref(s.package.name)}">${s.package.name}</a>@${s.package.version} (${s.package.registry}), integrity <code class="digest">${s.package.integrity}</code>` : ''}
+        ${s.package ? html`<br />${by} <a href="${serverHref(s.package.name)}">${s.package.name}</a>@${s.package.version} (${s.package.registry}), integrity <code class="digest">${s.package.integrity}</code>` : ''}
         <br />${tools === null ? 'live tools not recorded' : html`${tools.length} live tools pinned${tools.length ? html`: ${tools.map((t, i) => html`${i ? ', ' : ''}<code>${t}</code>`)}` : ''}`}
       </li>`;
     })}
@@ -325,7 +329,7 @@ function certificationSection(d: SkillPageData, report: StoredReport | null): Sa
     ${
       report
         ? html`<h3>Servers that may run</h3>
-            ${serversList(report.servers)}`
+            ${serversList(report.servers, report.findings)}`
         : ''
     }
     <h3>Report</h3>

@@ -54,12 +54,11 @@ export const launchCheck: Check = {
         notes.push(
           newFinding({
             check: 'C15',
-            code: 'run-as',
+            code: verdict.note.code,
             severity: 'info',
             ...at,
-            message: `MCP server ${JSON.stringify(server.name)} ${verdict.note}.`,
-            fixHint:
-              'Ship what the script imports in the bundle (or use only the standard library), so it starts as the hub runs it.',
+            message: `MCP server ${JSON.stringify(server.name)} ${verdict.note.message}.`,
+            fixHint: verdict.note.fixHint,
           }),
         );
       return { server, spec: verdict.spec, pinned: verdict.pinned };

@@ -116,6 +116,7 @@ export function probe(overrides: Partial<ProbeResult> & Pick<ProbeResult, 'regis
   const version = overrides.version ?? '1.0.0';
   return {
     version,
+    pinnedByHub: false,
     outcome: 'found',
     deprecated: null,
     integrity: `sha512-${Buffer.from(`${overrides.name}@${version}`).toString('base64')}`,
