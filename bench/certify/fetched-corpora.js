@@ -1,7 +1,7 @@
 // Skills read from fetched copies of public repositories (`fetch` leaves a git dir at
 // /work/.mirror/<owner>+<name>/repo): exported to a temporary folder, never committed.
 const { execFileSync } = require('node:child_process');
-const { mkdtempSync, readdirSync, readFileSync, statSync } = require('node:fs');
+const { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { basename, join, relative } = require('node:path');
 
@@ -91,14 +91,8 @@ function swarmkitCases(root, split, { looseFolders = ['reference/skills'] } = {}
     }
   };
   walk(root);
-  for (const folder of looseFolders) {
-    let names = [];
-    try {
-      names = readdirSync(join(root, folder));
-    } catch {
-      continue;
-    }
-    for (const name of names.filter((n) => /\.ya?ml$/.test(n))) {
+  for (const folder of looseFolders.filter((loose) => existsSync(join(root, loose)))) {
+    for (const name of readdirSync(join(root, folder)).filter((n) => /\.ya?ml$/.test(n))) {
       const id = `${folder}/${name}`.replace(/[^a-zA-Z0-9]+/g, '-').toLowerCase();
       const files = { [name]: readFileSync(join(root, folder, name)) };
       cases.push({ id, label: 'benign', format: 'swarmkit', folder: name.replace(/\.ya?ml$/, ''), files, note: id });
