@@ -2,6 +2,7 @@
  * Malformed bundles and manifests, over HTTP against real PostgreSQL and Redis: every one is refused
  * with the right 4xx and an RFC 9457 problem body that names the problem, and nothing is half-written.
  */
+import { connect } from 'node:net';
 import { randomBytes } from 'node:crypto';
 // The module object itself (not an `import * as` copy), so the spy below replaces the function the hub calls.
 import zlib from 'node:zlib';
@@ -830,6 +831,35 @@ describe('malformed bundles and manifests are refused with a precise 4xx and sto
   afterAll(async () => {
     await Promise.all(Object.values(hubs).map(({ hub }) => hub.close()));
   });
+
+  it.each([
+    ['a raw bundle', 'application/gzip'],
+    ['a multipart upload', 'multipart/form-data; boundary=x'],
+  ])(
+    'answers 413 to %s that declares 1 GiB before any of it is sent, and closes the connection',
+    async (_what, type) => {
+      const { hub, token } = hubs.main;
+      const { hostname, port } = new URL(hub.baseUrl);
+      // Only the headers go out: an answer proves the hub did not wait for (or drain) the body.
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), hostname, () =>
+          socket.write(
+            `POST /api/v1/skills HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: Bearer ${token}\r\n` +
+              `Content-Type: ${type}\r\nContent-Length: 1073741824\r\n\r\n`,
+          ),
+        );
+        let received = '';
+        socket.on('data', (chunk) => (received += chunk.toString('utf8')));
+        socket.on('close', () => resolve(received));
+        socket.on('error', reject);
+      });
+
+      expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+      expect(answer).toMatch(/connection: close/i);
+      expect(answer).toContain('"code":"REQUEST.BODY_TOO_LARGE"');
+      expect(answer).toContain('declares 1073741824 bytes');
+    },
+  );
 
   it('has the cases the brief asks for', () => {
     expect(cases.length).toBeGreaterThanOrEqual(30);

@@ -13,7 +13,7 @@ import { refuseDeepJson } from './common/json-depth';
 import { kazmaPathsMiddleware } from './common/kazma-paths.middleware';
 import { ProblemFilter } from './common/problem.filter';
 import { requestContextMiddleware, requestLogFields } from './common/request-context';
-import { bodyParserProblems, refuseMalformedPath } from './common/request-problems.middleware';
+import { bodyParserProblems, refuseDeclaredOversize, refuseMalformedPath } from './common/request-problems.middleware';
 import { StorableTextPipe } from './common/storable-text.pipe';
 import { mountQueueBoard } from './operations/queue-board';
 import { createValidationPipe } from './common/validation.pipe';
@@ -45,7 +45,9 @@ export async function createHubApp(config: HubConfig, database: DatabaseEndpoint
   app.use(kazmaPathsMiddleware);
   app.use(refuseMalformedPath);
   app.use(json({ limit: JSON_BODY_LIMIT, verify: refuseDeepJson }));
-  // Raw bundle bodies stop at the configured size; body-parser answers 413 past it.
+  // A bundle declared over the limit is refused before a byte is read; one that streams past it,
+  // by body-parser (413) as it reads.
+  app.use(refuseDeclaredOversize(config.BUNDLE_MAX_COMPRESSED_BYTES, BUNDLE_CONTENT_TYPES));
   app.use(raw({ type: BUNDLE_CONTENT_TYPES, limit: config.BUNDLE_MAX_COMPRESSED_BYTES }));
   app.use(bodyParserProblems);
   answerClientErrors(app.getHttpServer());

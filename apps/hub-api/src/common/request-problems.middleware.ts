@@ -66,3 +66,33 @@ export function bodyParserProblems(err: unknown, _req: Request, _res: Response, 
       return next(refused('invalid', 'REQUEST.INVALID', err.message, field('body')));
   }
 }
+
+/** What a multipart upload adds around the bundle (boundaries, part headers) at most. */
+export const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+
+/**
+ * Before any body is read: a bundle upload whose declared Content-Length is over the limit is
+ * refused at once (413), and the connection closed after the answer, rather than read (and, by
+ * body-parser, drained to its end) first. A body that declares no length is still stopped by the
+ * parsers at the limit while it streams.
+ */
+export function refuseDeclaredOversize(
+  maxBundleBytes: number,
+  bundleTypes: readonly string[],
+): (req: Request, res: Response, next: NextFunction) => void {
+  return (req, res, next) => {
+    const declared = Number(req.headers['content-length']);
+    const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+    const multipart = type === 'multipart/form-data';
+    const max = multipart ? maxBundleBytes + MULTIPART_OVERHEAD_BYTES : maxBundleBytes;
+    if ((!multipart && !bundleTypes.includes(type)) || !Number.isFinite(declared) || declared <= max) return next();
+    res.setHeader('connection', 'close');
+    next(
+      refused('too-large', 'REQUEST.BODY_TOO_LARGE', 'The request body is larger than the hub accepts.', {
+        path: 'content-length',
+        message: `declares ${declared} bytes; at most ${max} are accepted`,
+        severity: 'error',
+      }),
+    );
+  };
+}
