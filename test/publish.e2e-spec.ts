@@ -150,6 +150,22 @@ describe('publish and read back', () => {
     expect(await hub.counts()).toEqual(before);
   });
 
+  it('never serves a stored bundle whose bytes were changed in the database: 500 problem, counted for alerting', async () => {
+    const name = uniqueName('tampered');
+    const bytes = kazmaBundle({ name, author: ns });
+    expect((await publish(bytes)).status).toBe(201);
+    const tampered = Buffer.from(bytes);
+    tampered[tampered.length - 1] ^= 0xff;
+    await hub.dataSource.query('UPDATE "blobs" SET "content" = $1 WHERE "sha256" = $2', [tampered, sha256(bytes)]);
+
+    const res = await hub.http.get(`/api/v1/skills/${ns}/${name}/versions/1.0.0/bundle`);
+    expect(res.status).toBe(500);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(res.body).toMatchObject({ status: 500, code: 'BUNDLE.CORRUPT' });
+    const metrics = await hub.http.get('/metrics').set('authorization', `Bearer ${hub.adminToken}`).expect(200);
+    expect(metrics.text).toMatch(/^skillhub_blob_digest_mismatches_total [1-9]/m);
+  });
+
   it('accepts the bundle as a multipart field too', async () => {
     const name = uniqueName('multi');
     const bytes = kazmaBundle({ name, author: ns });

@@ -4,3 +4,4 @@ export * from './embedded-database';
 export * from './entities';
 export * from './report-codec';
 export * from './repositories';
+export { blobDigestMismatches, CorruptBlobError, registerDatabaseMetrics } from './blob-integrity';

@@ -10,7 +10,7 @@ import type { Redis } from 'ioredis';
 import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { registerCertifierMetrics } from '@skillhub/certifier';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
-import { CertificationRepository, PendingWorkRepository } from '@skillhub/database';
+import { CertificationRepository, PendingWorkRepository, registerDatabaseMetrics } from '@skillhub/database';
 import { CERTIFICATION_QUEUE, CLOSE_GRACE_MS, PRODUCER_REDIS } from '@skillhub/queue';
 import { withTimeout } from '@skillhub/retry';
 
@@ -36,6 +36,7 @@ export class MetricsService implements OnModuleDestroy {
   ) {
     collectDefaultMetrics({ register: this.registry, prefix: 'skillhub_hub_api_' });
     registerCertifierMetrics(this.registry);
+    registerDatabaseMetrics(this.registry);
     this.queue = new Queue(CERTIFICATION_QUEUE, { connection: redis, prefix: config.REDIS_PREFIX });
     this.queue.on('error', () => undefined);
     const queue = this.queue;

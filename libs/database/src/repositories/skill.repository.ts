@@ -4,6 +4,7 @@
  */
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { verifiedBlob } from '../blob-integrity';
 import { Blob } from '../entities/blob.entity';
 import { Namespace } from '../entities/namespace.entity';
 import { Skill } from '../entities/skill.entity';
@@ -86,6 +87,7 @@ export class SkillRepository {
   }
 
   /** The stored bytes of a bundle (content-addressed); throws when they are missing, which nothing allows. */
+  /** The bundle's bytes, proven to hash to `sha256` (else CorruptBlobError, counted). */
   async bundleBytes(sha256: string): Promise<Buffer> {
     const blob = await this.dataSource
       .getRepository(Blob)
@@ -93,7 +95,7 @@ export class SkillRepository {
       .addSelect('b.content')
       .where('b.sha256 = :sha256', { sha256 })
       .getOneOrFail();
-    return blob.content;
+    return verifiedBlob(sha256, blob.content);
   }
 
   /** Creates the skill or touches it, and returns its id either way, in one statement. */
