@@ -11,6 +11,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import { type BundleFile, sha256Hex } from '@skillhub/bundle';
 import {
+  assertIssued,
   decodeStatement,
   kazmaChecksum,
   verifyCertificate,
@@ -36,7 +37,8 @@ export interface VerifyInstalledOptions {
   now?: Date;
 }
 
-export type InstalledRefusal = 'unsigned' | 'expired' | 'wrong-skill' | 'tampered' | 'revoked' | 'stale-revocations';
+export type InstalledRefusal =
+  'unsigned' | 'expired' | 'not-yet-valid' | 'wrong-skill' | 'tampered' | 'revoked' | 'stale-revocations';
 
 export interface RevocationsChecked {
   /** `hub`: the list served now; `last-seen`: the hub was unreachable, the newest list seen before; `none`: neither. */
@@ -98,6 +100,11 @@ function readCertificate(dir: string, keys: readonly TrustedKey[], now: Date): C
   }
   if (Date.parse(statement.expiresAt) <= now.getTime()) {
     throw new Refusal('expired', `the certificate expired at ${statement.expiresAt}`);
+  }
+  try {
+    assertIssued('certificate', statement.issuedAt, now);
+  } catch (err) {
+    throw new Refusal('not-yet-valid', (err as Error).message);
   }
   return statement;
 }
@@ -237,6 +244,11 @@ function freshList(envelope: unknown, options: VerifyInstalledOptions, now: Date
   }
   if (Date.parse(list.expiresAt) <= now.getTime()) {
     throw new Refusal('stale-revocations', `revocation list: expired at ${list.expiresAt}`);
+  }
+  try {
+    assertIssued('revocation list', list.issuedAt, now);
+  } catch (err) {
+    throw new Refusal('stale-revocations', (err as Error).message);
   }
   const lastSeen = options.state.revocationsSeenAt();
   if (lastSeen !== null && !(Date.parse(list.issuedAt) >= Date.parse(lastSeen))) {

@@ -7,7 +7,7 @@
 import { decodeStatement, verifyCertificate, type CertificateStatement } from './certificate-statement';
 import { sha256Hex } from '@skillhub/bundle';
 import type { DsseEnvelope, TrustedKey } from './dsse';
-import { BundleMismatchError, CertificateExpiredError, MalformedEnvelopeError } from './signing.errors';
+import { assertIssued, BundleMismatchError, CertificateExpiredError, MalformedEnvelopeError } from './signing.errors';
 
 export interface BundleCertificateCheck {
   envelope: unknown;
@@ -25,6 +25,7 @@ export function verifyBundleCertificate(check: BundleCertificateCheck): Certific
   const statement = verifyCertificate(check.envelope, check.keys, new Date(claimed.issuedAt));
   const now = check.now ?? new Date();
   if (Date.parse(statement.expiresAt) <= now.getTime()) throw new CertificateExpiredError(statement.expiresAt);
+  assertIssued('certificate', statement.issuedAt, now);
   const actual = sha256Hex(check.bundle);
   if (actual !== statement.bundleSha256) {
     throw new BundleMismatchError(

@@ -219,6 +219,12 @@ describe('verifyInstallation', () => {
     expect(verifyInstallation(input({ now }))).toEqual(refusedAs('expired', message));
   });
 
+  it('refuses a certificate dated in the future beyond the clock-skew allowance as not yet valid', () => {
+    expect(verifyInstallation(input({ now: new Date('2026-04-30T23:00:00.000Z') }))).toEqual(
+      refusedAs('not-yet-valid', /issued at 2026-05-01T00:00:00\.000Z, more than 5 minutes after .*not valid yet/),
+    );
+  });
+
   it.each([
     [
       'a checkpoint signed by an untrusted key',
@@ -289,6 +295,11 @@ describe('verifyInstallation', () => {
       'an expired list',
       { envelope: revocationList({ expiresAt: NOW.toISOString() }), lastSeenIssuedAt: null },
       /expired at 2026-06-01T12:00/,
+    ],
+    [
+      'a list dated in the future beyond the clock-skew allowance',
+      { envelope: revocationList({ issuedAt: '2026-06-01T12:10:00.000Z' }), lastSeenIssuedAt: null },
+      /issued at 2026-06-01T12:10:00\.000Z, more than 5 minutes after/,
     ],
     [
       'a list older than the one seen before',

@@ -20,6 +20,8 @@ import {
   BUNDLE_MISMATCH,
   BundleMismatchError,
   CERTIFICATE_EXPIRED,
+  NOT_YET_VALID,
+  assertIssued,
   KEY_NOT_VALID_AT_TIME,
   UNKNOWN_KEY,
 } from './signing.errors';
@@ -36,6 +38,7 @@ export type InstallRefusal =
   | 'unknown-key'
   | 'revoked'
   | 'expired'
+  | 'not-yet-valid'
   | 'not-in-log'
   | 'log-forked'
   | 'stale-revocations'
@@ -128,6 +131,7 @@ const SIGNER_FAILURES: FailureCodes = { [UNKNOWN_KEY]: 'unknown-key', [KEY_NOT_V
 const CERTIFICATE_FAILURES: FailureCodes = {
   ...SIGNER_FAILURES,
   [CERTIFICATE_EXPIRED]: 'expired',
+  [NOT_YET_VALID]: 'not-yet-valid',
   [BUNDLE_MISMATCH]: 'tampered',
 };
 
@@ -256,6 +260,7 @@ function checkRevocations(input: InstallVerificationInput, statement: Certificat
   if (Date.parse(list.expiresAt) <= input.now.getTime()) {
     throw new Refusal('stale-revocations', `expired at ${list.expiresAt}`);
   }
+  assertIssued('revocation list', list.issuedAt, input.now);
   const lastSeen = input.revocations.lastSeenIssuedAt;
   // An unreadable stored time is refused rather than skipped: NaN would compare as "not older".
   if (lastSeen !== null && !(isCanonicalIsoTime(lastSeen) && Date.parse(list.issuedAt) >= Date.parse(lastSeen))) {

@@ -116,6 +116,29 @@ export class NotCanonicalJsonError extends DomainError {
 }
 
 export const CERTIFICATE_EXPIRED = 'SIGNING.CERTIFICATE_EXPIRED';
+export const NOT_YET_VALID = 'SIGNING.NOT_YET_VALID';
+
+/**
+ * How far a signed document's issue time may run ahead of the verifier's clock: clocks drift, and
+ * a document dated later than that was not issued yet (or its signer's clock is wrong).
+ */
+export const CLOCK_SKEW_MS = 5 * 60_000;
+
+/** A certificate or revocation list dated in the future, beyond the clock-skew allowance. */
+export class NotYetValidError extends DomainError {
+  constructor(what: string, issuedAt: string) {
+    super(
+      'invalid',
+      NOT_YET_VALID,
+      `The ${what} is issued at ${issuedAt}, more than ${CLOCK_SKEW_MS / 60_000} minutes after this clock's time: not valid yet`,
+    );
+  }
+}
+
+/** Refuses a document whose `issuedAt` is later than `now` plus the clock-skew allowance. */
+export function assertIssued(what: string, issuedAt: string, now: Date): void {
+  if (Date.parse(issuedAt) > now.getTime() + CLOCK_SKEW_MS) throw new NotYetValidError(what, issuedAt);
+}
 export const BUNDLE_MISMATCH = 'SIGNING.BUNDLE_MISMATCH';
 
 /** A certificate past its `expiresAt`. */
