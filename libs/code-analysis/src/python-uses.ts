@@ -76,6 +76,8 @@ export class PythonUses {
   private readonly followed = new Set<string>();
   private readonly pending: string[] = [];
   private readonly seen = new Set<number>();
+  /** Functions whose returned copy of the environment was followed to their calls. */
+  private readonly followedReturns = new Set<number>();
 
   constructor(private readonly py: PythonEvaluator) {}
 
@@ -304,6 +306,16 @@ export class PythonUses {
         this.py.findings.capability('env_read', parent);
         return;
       }
+      // `return env` from a helper (`def child_env(): env = dict(os.environ); …; return env`): the
+      // copy is judged where the helper's result is used, when the file calls it.
+      if (type === 'return_statement') {
+        const calls = this.callsOfEnclosingFunction(parent);
+        if (calls.length > 0) {
+          for (const call of calls) this.environmentUse(call);
+          return;
+        }
+        break;
+      }
       const aliases = this.aliasesOf(current);
       if (aliases) {
         for (const alias of aliases) this.follow(alias);
@@ -313,6 +325,20 @@ export class PythonUses {
     }
     this.py.findings.capability('env_read', current);
     this.py.findings.wholeEnvironmentRead(current);
+  }
+
+  /** Calls in this file of the function a `return` is in (by its name), each followed once. */
+  private callsOfEnclosingFunction(statement: SyntaxNode): SyntaxNode[] {
+    let definition = this.parent(statement);
+    while (definition && definition.type !== 'function_definition') definition = this.parent(definition);
+    const name = definition?.childForFieldName('name')?.text;
+    if (!definition || !name || this.followedReturns.has(definition.id)) return [];
+    this.followedReturns.add(definition.id);
+    return this.py.root.descendantsOfType('call').filter((call): call is SyntaxNode => {
+      const callee = call?.childForFieldName('function');
+      const called = callee?.type === 'attribute' ? callee.childForFieldName('attribute')?.text : callee?.text;
+      return call !== null && called === name;
+    });
   }
 
   private calleeNames(call: SyntaxNode): string[] {

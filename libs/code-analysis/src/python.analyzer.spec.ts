@@ -1066,3 +1066,13 @@ describe("analyzePython: injection from a function's input", () => {
     expect(issueKinds(source)).not.toContain('injection');
   });
 });
+
+describe('analyzePython: a copy of the environment returned by a helper', () => {
+  it('is judged where the helper is called: a child process environment is no read', () => {
+    const helper =
+      'import os\nimport subprocess\n\ndef child_env(name):\n    env = dict(os.environ)\n    env["DOCS"] = name\n    return env\n\n';
+    expect(analyze(`${helper}subprocess.run(["ingest"], env=child_env("a"))\n`).environmentRead).toBeUndefined();
+    expect(analyze(`${helper}print(child_env("a"))\n`).environmentRead).toBe(9);
+    expect(analyze(helper).environmentRead).toBe(7);
+  });
+});
