@@ -8,6 +8,7 @@ import type { RegisteredKey } from '@skillhub/certification';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
 import {
   CertificationRepository,
+  CorruptBlobError,
   NamespaceRepository,
   PublisherKeyRepository,
   SkillRepository,
@@ -40,8 +41,13 @@ export class CertifySkillService {
     const subject = await this.load(job);
     if (subject === 'missing' || subject === 'already-judged') return subject;
     const { version, namespace } = subject;
+    // A blob changed in storage is judged as what it is: not the bundle that was published.
+    const bundle = await this.skills.bundleBytes(version.bundleSha256).catch((err: unknown) => {
+      if (err instanceof CorruptBlobError) return { unreadable: err.message };
+      throw err;
+    });
     const verdict = await this.judge.judge({
-      bundle: await this.skills.bundleBytes(version.bundleSha256),
+      bundle,
       namespace: { slug: namespace.slug, ownerMatches: namespace.ownerId === version.publishedBy },
       version: version.version,
       kazmaSecrets: this.kazmaSecrets(namespace),

@@ -25,7 +25,8 @@ import type { SkillDetonator } from './skill-detonator';
 
 export interface JudgeRequest {
   /** The stored bundle's bytes, or an already read bundle (a quarantined manifest). */
-  bundle: Buffer | Bundle;
+  /** The stored bytes, a bundle already read, or why the stored bytes cannot be judged (a changed blob). */
+  bundle: Buffer | Bundle | { unreadable: string };
   /** Given when the bundle is a manifest alone (`kazma hub submit`): parsed as is, never certified. */
   parsed?: ParseResult;
   namespace: { slug: string; ownerMatches: boolean };
@@ -90,21 +91,18 @@ export class SkillJudge {
   }
 
   private read(request: JudgeRequest): { bundle: Bundle; parsed: ParseResult } {
-    if (!Buffer.isBuffer(request.bundle)) {
-      const bundle = request.bundle;
-      return { bundle, parsed: request.parsed ?? this.parse(bundle, request) };
-    }
+    const stored = request.bundle;
+    if ('unreadable' in stored) return unreadable(stored.unreadable, 0);
+    if (!Buffer.isBuffer(stored)) return { bundle: stored, parsed: request.parsed ?? this.parse(stored, request) };
     try {
-      const bundle = readBundle(request.bundle, this.options.limits);
+      const bundle = readBundle(stored, this.options.limits);
       return { bundle, parsed: this.parse(bundle, request) };
     } catch (err) {
       // The stored bytes no longer read (or the limits were lowered since publish): fail closed, with the reason.
-      const message = err instanceof DomainError ? err.message : 'the stored bundle could not be read';
-      const size = request.bundle.length;
-      return {
-        bundle: { sha256: '', size, uncompressedSize: 0, rootFolder: null, files: [] },
-        parsed: { skill: null, problems: [{ path: '', message, severity: 'error' }] },
-      };
+      return unreadable(
+        err instanceof DomainError ? err.message : 'the stored bundle could not be read',
+        stored.length,
+      );
     }
   }
 
@@ -135,4 +133,12 @@ export class SkillJudge {
     );
     return recorder.record(launches, bundle, probes);
   }
+}
+
+/** A bundle nothing can be judged from: the verdict fails closed, saying why. */
+function unreadable(message: string, size: number): { bundle: Bundle; parsed: ParseResult } {
+  return {
+    bundle: { sha256: '', size, uncompressedSize: 0, rootFolder: null, files: [] },
+    parsed: { skill: null, problems: [{ path: '', message, severity: 'error' }] },
+  };
 }
