@@ -1329,7 +1329,23 @@ export interface components {
       name: string;
       /** @example 1.0.0 */
       version: string;
-      /** @description A SwarmKit workspace (workspace.yaml at the root, skills under skills/): every skill it published, each its own version, the first also described above. */
+      /**
+       * @description A SwarmKit workspace (workspace.yaml at the root, skills under skills/): every skill it published, each its own version, the first also described above.
+       * @example [
+       *       {
+       *         "id": "kazma-hub://acme-labs/say-hello@1.0.0",
+       *         "author": "acme-labs",
+       *         "name": "say-hello",
+       *         "version": "1.0.0",
+       *         "format": "swarmkit",
+       *         "bundle_sha256": "9f2c4e7a1b3d5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
+       *         "certification": {
+       *           "status": "pending",
+       *           "level": "none"
+       *         }
+       *       }
+       *     ]
+       */
       workspace?: components['schemas']['PublishResponseDto'][];
     };
     ReadinessResponseDto: {

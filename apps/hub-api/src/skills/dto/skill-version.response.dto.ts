@@ -159,6 +159,17 @@ export class PublishResponseDto {
     type: () => [PublishResponseDto],
     description:
       'A SwarmKit workspace (workspace.yaml at the root, skills under skills/): every skill it published, each its own version, the first also described above.',
+    example: [
+      {
+        id: 'kazma-hub://acme-labs/say-hello@1.0.0',
+        author: 'acme-labs',
+        name: 'say-hello',
+        version: '1.0.0',
+        format: 'swarmkit',
+        bundle_sha256: EXAMPLE.bundleSha256,
+        certification: { status: 'pending', level: 'none' },
+      },
+    ],
   })
   workspace?: PublishResponseDto[];
 }
