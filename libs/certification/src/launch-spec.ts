@@ -509,13 +509,25 @@ function interpreterSpec(
       ),
     );
   }
+  return bundleFile(interpreter, command, file, null, args, serverArgs);
+}
+
+/** A file of the bundle run by its interpreter (as a module with `python -m`), as declared. */
+function bundleFile(
+  interpreter: Interpreter,
+  command: string,
+  file: string,
+  module: string | null,
+  args: readonly string[],
+  serverArgs: string[],
+): StdioVerdict {
   return {
     spec: {
       kind: 'bundle-file',
       argv: [command],
       interpreter,
       file,
-      module: null,
+      module,
       args: serverArgs,
       run: [command, ...args],
     },
@@ -549,18 +561,7 @@ function moduleSpec(
     .find((candidate) => bundleFiles.has(candidate));
   if (file === undefined)
     return operatorProvided(`the Python module \`${short(module)}\`, which is not in the bundle`, serverArgs);
-  return {
-    spec: {
-      kind: 'bundle-file',
-      argv: [command],
-      interpreter,
-      file,
-      module,
-      args: serverArgs,
-      run: [command, ...args],
-    },
-    problems: [],
-  };
+  return bundleFile(interpreter, command, file, module, args, serverArgs);
 }
 
 function remoteSpec(url: string | null): { spec: LaunchSpec | null; problems: LaunchProblem[] } {

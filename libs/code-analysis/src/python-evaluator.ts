@@ -860,15 +860,18 @@ export class PythonEvaluator implements Interpreter {
     );
   }
 
+  /** The name node of one parameter (`x`, `x: int`, `x=1`, `*args`), if it has one. */
+  parameterName(parameter: SyntaxNode): SyntaxNode | undefined {
+    return parameter.type === 'identifier'
+      ? parameter
+      : (parameter.childForFieldName('name') ?? this.children(parameter).find((child) => child.type === 'identifier'));
+  }
+
   /** A function's positional parameter names, up to the first `*` (after which positions say nothing). */
   private parameterNames(definition: SyntaxNode): string[] {
     const names: string[] = [];
     for (const parameter of this.children(definition.childForFieldName('parameters') ?? definition)) {
-      const name =
-        parameter.type === 'identifier'
-          ? parameter
-          : (parameter.childForFieldName('name') ??
-            this.children(parameter).find((child) => child.type === 'identifier'));
+      const name = this.parameterName(parameter);
       if (parameter.type.includes('splat') || !name || name.type !== 'identifier') break;
       names.push(this.names.nameOf(name));
     }

@@ -45,11 +45,7 @@ class FunctionInputs {
   ) {
     this.body = definition.childForFieldName('body');
     for (const parameter of py.children(definition.childForFieldName('parameters') ?? definition)) {
-      const name =
-        parameter.type === 'identifier'
-          ? parameter
-          : (parameter.childForFieldName('name') ??
-            py.children(parameter).find((child) => child.type === 'identifier'));
+      const name = py.parameterName(parameter);
       if (name?.type === 'identifier' && !NOT_INPUT.has(name.text)) this.inputs.add(name.text);
     }
   }
