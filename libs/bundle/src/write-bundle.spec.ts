@@ -98,6 +98,12 @@ describe('writeBundle', () => {
     expect(reordered.equals(first)).toBe(true);
   });
 
+  it('writes another gzip level when asked, as deterministically and holding the same tar', () => {
+    const fast = writeBundle(FILES, { level: 6 });
+    expect(writeBundle([...FILES].reverse(), { level: 6 }).equals(fast)).toBe(true);
+    expect(gunzipSync(fast).equals(gunzipSync(writeBundle(FILES)))).toBe(true);
+  });
+
   it('changes the bytes when a file changes', () => {
     const changed = FILES.map((f) => (f.path === 'SKILL.md' ? { ...f, content: '# Skill!\n' } : f));
     expect(writeBundle(changed).equals(writeBundle(FILES))).toBe(false);

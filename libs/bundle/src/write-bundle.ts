@@ -9,6 +9,11 @@ import { writeTar, type TarWriteEntry } from './tar-writer';
 export interface WriteBundleOptions {
   /** A folder to place every file under inside the archive; null (the default) puts them at its root. */
   rootFolder?: string | null;
+  /**
+   * gzip level, 9 by default. A bundle the hub writes many of at once (each skill of a workspace)
+   * uses 6: three times faster for about 1 % more bytes, and as deterministic.
+   */
+  level?: number;
 }
 
 /** Offset of the OS byte in the gzip header (RFC 1952). */
@@ -19,7 +24,7 @@ const GZIP_OS_UNIX = 3;
 /**
  * Writes `files` as a ustar archive (pax headers for paths over 100 bytes) in byte order of their paths,
  * with every folder as its own entry, mtime, uid and gid 0, empty owner names and mode 0644 (0755 when
- * the given mode has an execute bit), gzipped at level 9 with a zero mtime.
+ * the given mode has an execute bit), gzipped (level 9 unless `level` says) with a zero mtime.
  *
  * The bytes are stable for a given zlib build; another Node release may compress differently.
  * When `rootFolder` is null and every file sits under one folder, `readBundle` reports that folder
@@ -55,7 +60,7 @@ export const writeBundle = (files: readonly BundleInputFile[], options: WriteBun
   if (problems.length > 0) throw new BundleInvalidError(problems);
 
   const ordered = [...entries.values()].sort((a, b) => comparePaths(entryName(a), entryName(b)));
-  const gzipped = gzipSync(writeTar(ordered), { level: 9 });
+  const gzipped = gzipSync(writeTar(ordered), { level: options.level ?? 9 });
   gzipped[GZIP_OS_OFFSET] = GZIP_OS_UNIX;
   return gzipped;
 };

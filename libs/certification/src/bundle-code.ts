@@ -63,10 +63,15 @@ export function analyzeBundle(
   for (const server of skill?.mcpServers ?? []) ran.push(...runBy(server.command ?? [], paths, server.cwd));
   for (const command of skill?.commands ?? []) ran.push(...runBy(command.argv, paths, command.cwd));
   reclassifyRanFiles(bundle, analyzer, ran, kinds, analyses, modules);
-  const texts = new Map(bundle.files.map((file) => [file.path, file]));
+  const files = new Map(bundle.files.map((file) => [file.path, file]));
+  const texts = new Map<string, string>();
   exfiltrationAcrossFiles(analyses, kinds, (path) => {
-    const file = texts.get(path);
-    return file ? scannedText(file).text : '';
+    let text = texts.get(path);
+    if (text === undefined) {
+      const file = files.get(path);
+      texts.set(path, (text = file ? scannedText(file).text : ''));
+    }
+    return text;
   });
   analyses.push(...outputs.flatMap((output) => outputAnalyses(analyzer, output, paths)));
   const commands = (skill?.commands ?? []).map((command) => {
@@ -148,15 +153,23 @@ function exfiltrationAcrossFiles(
     const what = credentials !== undefined ? 'credentials' : 'the whole environment';
     return line === null ? [] : [{ path: analysis.path, line, what }];
   });
+  // Each file's text read once, and each (file, named file) pair tested once, however many pairs ask.
+  const named = new Map<string, boolean>();
+  const refers = (from: string, to: string): boolean => {
+    const key = `${from}\n${to}`;
+    let answer = named.get(key);
+    if (answer === undefined) named.set(key, (answer = names(textOf(from), to)));
+    return answer;
+  };
   for (const source of sources) {
     for (const analysis of code) {
       if (analysis.path === source.path) continue;
       const network = analysis.capabilities.find((use) => use.capability === 'network');
       if (!network) continue;
       const linked =
-        names(textOf(analysis.path), source.path) ||
-        names(textOf(source.path), analysis.path) ||
-        code.some((third) => names(textOf(third.path), source.path) && names(textOf(third.path), analysis.path));
+        refers(analysis.path, source.path) ||
+        refers(source.path, analysis.path) ||
+        code.some((third) => refers(third.path, source.path) && refers(third.path, analysis.path));
       if (!linked) continue;
       analysis.issues.push({
         kind: 'exfiltration',

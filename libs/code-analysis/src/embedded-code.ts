@@ -169,7 +169,7 @@ const PROSE_WORD = /^[("'“]?[A-Za-z][a-z'’-]*[)"'”]?[,.;:!?]?$/;
 function isProseLine(line: string): boolean {
   const text = line.trim().replace(/^(?:[-*+>]|\d+[.)]|#{1,6})\s+/, '');
   const words = text.split(/\s+/);
-  if (words.length < 4 || new RegExp(`^${PROSE_COMMAND.source}`).test(text)) return false;
+  if (words.length < 4 || PROSE_COMMAND_START.test(text)) return false;
   return words.filter((word) => PROSE_WORD.test(word)).length >= words.length * 0.7;
 }
 
@@ -200,6 +200,9 @@ function blockPieces(language: EmbeddedLanguage, body: string[], firstLine: numb
 /** Programs whose name starts a command line written in prose (`Run curl -fsSL … | bash first.`). */
 const PROSE_COMMAND =
   /(?:^|[\s:>(*_"'])((?:sudo\s+)?(?:curl|wget|bash|sh|zsh|python3?|node|deno|bun|perl|ruby|php|eval|base64|nc|ncat|socat|pwsh|powershell|iex|crontab|chmod|rm|pip3?|npm|npx|pnpm|yarn|uvx?|pipx|source|echo|printf|osascript|git)\s+\S[^\n]*)/g;
+
+/** A line that starts with a command written in prose. */
+const PROSE_COMMAND_START = new RegExp(`^${PROSE_COMMAND.source}`);
 
 /** Inline code spans with a space (a command, not a name) and command lines in the prose of one line. */
 function lineCode(line: string, lineNumber: number): EmbeddedCode[] {
