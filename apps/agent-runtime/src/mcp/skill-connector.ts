@@ -147,7 +147,13 @@ async function plainTransport(
     command: command!,
     args,
     env: serverEnvironment(options.runtimeEnv, server.env),
-    cwd: server.cwd === null ? undefined : join(skillDir!, server.cwd),
+    // `python3 -m <module>` finds the module from its working folder: always the skill's own.
+    cwd:
+      server.cwd !== null
+        ? join(skillDir!, server.cwd)
+        : launch.kind === 'bundle-file' && launch.module !== null
+          ? skillDir!
+          : undefined,
     stderr: 'pipe',
   });
   stderr.follow(transport.stderr);
