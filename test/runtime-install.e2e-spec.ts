@@ -17,6 +17,7 @@ import { FakeRegistries, packedRegistryFixtures } from '@skillhub/package-probe/
 import { generateHubKey, kazmaChecksum, keyId, publicKeyFromPem } from '@skillhub/signing';
 import { agentSkillBundle, uniqueName } from '@skillhub/testing';
 import { AgentRuntimeModule } from '../apps/agent-runtime/src/agent-runtime.module';
+import { loadRuntimeConfig } from '../apps/agent-runtime/src/config/runtime-config';
 import { type HubReader, SkillInstaller, TrustState } from '@skillhub/installer';
 import { sparePort } from './support/private-redis';
 import { startTestHub, type TestHub } from './support/test-hub';
@@ -222,6 +223,7 @@ describe('runtime installation', () => {
       const runtime = await NestFactory.createApplicationContext(
         AgentRuntimeModule.forRoot(
           loadConfig({ RUNTIME_CONFIG: file, KAZMA_HUB_URL: hubUrl, HUB_LOG_ORIGIN: hub.config.HUB_LOG_ORIGIN }),
+          { runtime: loadRuntimeConfig(file), stdio: null },
         ),
         { logger: false },
       );

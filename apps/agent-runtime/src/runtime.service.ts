@@ -6,18 +6,18 @@
  */
 import { join, resolve } from 'node:path';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
 import { createPreApprovalPolicy, describeTiers, isTrustedInProdAllowed } from '@skillhub/gate';
 import { HubApiError, HubClient, HubUnreachableError } from '@skillhub/hub-client';
 import { type InstallResult, SkillInstaller, TrustState } from '@skillhub/installer';
 import { PackageCache } from '@skillhub/package-cache';
 import { type EgressEvent, sandboxAvailable, sandboxEnforcement } from '@skillhub/sandbox';
-import { loadRuntimeConfig, parseSkillSpec, RuntimeConfigError, type RuntimeConfig } from './config/runtime-config';
+import { parseSkillSpec, RuntimeConfigError, type RuntimeConfig } from './config/runtime-config';
 import { readSecrets } from './config/runtime-secrets';
 import { type CallAuditRecord, FileAuditTrail } from './gateway/call-audit-trail';
 import { Gateway } from './gateway/gateway';
 import { serveGatewayHttp, type GatewayHttpServer } from './gateway/gateway-http';
+import type { ServeOverStdio } from './gateway/gateway-stdio';
 import { gatewayToken } from './gateway/gateway-token';
 import { FileToolPins } from './gateway/tool-pins';
 import { type SkillExposure, skillExposure } from './install/skill-exposure';
@@ -38,6 +38,15 @@ const UPSTREAM_TIMING = {
   maxRetryDelayMs: 300_000,
 };
 
+/** What main.ts read and opened before Nest loaded. */
+export interface RuntimeStart {
+  /** RUNTIME_CONFIG, read; null when it is unset. */
+  runtime: RuntimeConfig | null;
+  /** The stdio gateway, already answering, when the configuration asks for it. */
+  stdio: ServeOverStdio | null;
+}
+export const RUNTIME_START = Symbol('RUNTIME_START');
+
 @Injectable()
 export class RuntimeService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('agent-runtime');
@@ -45,14 +54,17 @@ export class RuntimeService implements OnApplicationBootstrap, OnApplicationShut
   private http: GatewayHttpServer | null = null;
   private egress: ServerEgress | null = null;
 
-  constructor(@Inject(HUB_CONFIG) private readonly config: HubConfig) {}
+  constructor(
+    @Inject(HUB_CONFIG) private readonly config: HubConfig,
+    @Inject(RUNTIME_START) private readonly early: RuntimeStart,
+  ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    if (!this.config.RUNTIME_CONFIG) {
+    const { runtime } = this.early;
+    if (!runtime) {
       this.logger.warn('RUNTIME_CONFIG is unset: no MCP server to serve (set it to a runtime YAML file).');
       return;
     }
-    const runtime = loadRuntimeConfig(this.config.RUNTIME_CONFIG);
     const stateDir = resolve(runtime.state_dir);
     const warn = (message: string): void => this.logger.warn(message);
     const pins = new FileToolPins(join(stateDir, 'trust', 'tool-pins.json'));
@@ -194,7 +206,7 @@ export class RuntimeService implements OnApplicationBootstrap, OnApplicationShut
       this.http = http;
       this.logger.log(`gateway: ${http.url} (send Authorization: Bearer <the token in ${where}>)`);
     }
-    if (runtime.gateway.stdio) await gateway.createServer().connect(new StdioServerTransport());
+    this.early.stdio?.(gateway);
   }
 
   /** Installs every configured skill, verified offline, yielding each; a refused one is logged with its reason and skipped. */

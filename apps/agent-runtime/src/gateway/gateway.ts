@@ -24,6 +24,7 @@ import {
   type CallToolResult,
   ErrorCode,
   GetPromptRequestSchema,
+  type GetPromptResult,
   ListPromptsRequestSchema,
   ListToolsRequestSchema,
   ListResourcesRequestSchema,
@@ -147,54 +148,39 @@ export class Gateway {
 
   /** A gateway server for one client connection. */
   createServer(): Server {
-    const server = new Server(
-      { name: 'skillhub-gateway', version: '0.1.0' },
-      {
-        capabilities: {
-          tools: { listChanged: true },
-          prompts: { listChanged: true },
-          resources: { listChanged: true },
-        },
-      },
-    );
+    return gatewayServer(Promise.resolve(this));
+  }
+
+  /** Tells `server` of every change from now on, until its client goes. */
+  attach(server: Server): void {
     this.clients.add(server);
     server.onclose = () => this.clients.delete(server);
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await this.tools() }));
-    server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await this.resources() }));
-    server.setRequestHandler(ReadResourceRequestSchema, (request) => this.readResource(request.params.uri));
-    server.setRequestHandler(ListPromptsRequestSchema, () => ({
-      prompts: this.prompts.map(({ name, description, arguments: args }) => ({ name, description, arguments: args })),
-    }));
-    server.setRequestHandler(GetPromptRequestSchema, (request) => {
-      const prompt = this.prompts.find((p) => p.name === request.params.name);
-      if (!prompt) throw new McpError(ErrorCode.InvalidParams, `no prompt ${request.params.name}`);
-      const given = request.params.arguments ?? {};
-      const missing = prompt.arguments.filter((arg) => arg.required && !Object.hasOwn(given, arg.name));
-      if (missing.length > 0) {
-        throw new McpError(
-          ErrorCode.InvalidParams,
-          `the prompt ${prompt.name} needs ${missing.map((arg) => arg.name).join(', ')}`,
-        );
-      }
-      const known = Object.fromEntries(
-        prompt.arguments.flatMap((arg) => (Object.hasOwn(given, arg.name) ? [[arg.name, given[arg.name]]] : [])),
+  }
+
+  /** The prompts offered, as `prompts/list` shows them. */
+  promptList(): Array<Pick<SkillPrompt, 'name' | 'description' | 'arguments'>> {
+    return this.prompts.map(({ name, description, arguments: args }) => ({ name, description, arguments: args }));
+  }
+
+  /** One prompt with the client's arguments, as `prompts/get` answers. */
+  prompt(name: string, given: Record<string, string>): GetPromptResult {
+    const prompt = this.prompts.find((p) => p.name === name);
+    if (!prompt) throw new McpError(ErrorCode.InvalidParams, `no prompt ${name}`);
+    const missing = prompt.arguments.filter((arg) => arg.required && !Object.hasOwn(given, arg.name));
+    if (missing.length > 0) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `the prompt ${prompt.name} needs ${missing.map((arg) => arg.name).join(', ')}`,
       );
-      const inputs = Object.keys(known).length > 0 ? `\n\nInputs:\n${JSON.stringify(known, null, 2)}` : '';
-      return {
-        description: prompt.description,
-        messages: [{ role: 'user', content: { type: 'text', text: `${prompt.text}${inputs}` } }],
-      };
-    });
-    server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-      this.call(
-        server,
-        request.params.name,
-        (request.params.arguments ?? {}) as Record<string, unknown>,
-        extra.requestId,
-        extra.signal,
-      ),
+    }
+    const known = Object.fromEntries(
+      prompt.arguments.flatMap((arg) => (Object.hasOwn(given, arg.name) ? [[arg.name, given[arg.name]]] : [])),
     );
-    return server;
+    const inputs = Object.keys(known).length > 0 ? `\n\nInputs:\n${JSON.stringify(known, null, 2)}` : '';
+    return {
+      description: prompt.description,
+      messages: [{ role: 'user', content: { type: 'text', text: `${prompt.text}${inputs}` } }],
+    };
   }
 
   /**
@@ -446,6 +432,46 @@ export class Gateway {
 }
 
 /** Operator servers offer every tool; a skill's server only when a skill naming it offers whole servers. */
+/**
+ * The gateway's MCP server for one client. It answers the handshake at once; every other request
+ * waits for `gateway`, so a stdio client can connect while the runtime is still loading.
+ */
+export function gatewayServer(gateway: Promise<Gateway>): Server {
+  const server = new Server(
+    { name: 'skillhub-gateway', version: '0.1.0' },
+    {
+      capabilities: {
+        tools: { listChanged: true },
+        prompts: { listChanged: true },
+        resources: { listChanged: true },
+      },
+    },
+  );
+  const ready = gateway.then((built) => {
+    built.attach(server);
+    return built;
+  });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await (await ready).tools() }));
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await (await ready).resources() }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) =>
+    (await ready).readResource(request.params.uri),
+  );
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: (await ready).promptList() }));
+  server.setRequestHandler(GetPromptRequestSchema, async (request) =>
+    (await ready).prompt(request.params.name, request.params.arguments ?? {}),
+  );
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) =>
+    (await ready).call(
+      server,
+      request.params.name,
+      (request.params.arguments ?? {}) as Record<string, unknown>,
+      extra.requestId,
+      extra.signal,
+    ),
+  );
+  return server;
+}
+
 const offersAll = (upstream: UpstreamServer): boolean =>
   upstream.spec.origin.kind === 'operator' || upstream.spec.origin.governance.offered;
 
