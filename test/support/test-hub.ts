@@ -38,12 +38,15 @@ export interface TestHubOptions {
   env?: Record<string, string>;
   /** Also run a certifier-worker (PostgreSQL only; the embedded hub certifies in-process). */
   worker?: boolean;
+  /** A PostgreSQL database of the test's own (a private cluster), used instead of a new one on the shared server. */
+  databaseUrl?: string;
 }
 
 const COUNTED_TABLES = ['namespaces', 'skills', 'skill_versions', 'blobs', 'certifications', 'outbox', 'submissions'];
 
 export async function startTestHub(options: TestHubOptions = {}): Promise<TestHub> {
-  const db = options.embedded ? null : await createTestDatabase();
+  const db = options.embedded || options.databaseUrl ? null : await createTestDatabase();
+  const databaseUrl = options.databaseUrl ?? db?.url;
   const embedded = options.embedded ? await startEmbeddedDatabase(null) : null;
   const prefix = newTestRedisPrefix();
   const adminToken = `test-admin-${randomBytes(24).toString('hex')}`;
@@ -52,7 +55,7 @@ export async function startTestHub(options: TestHubOptions = {}): Promise<TestHu
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
-    DATABASE_URL: db?.url,
+    DATABASE_URL: databaseUrl,
     REDIS_URL: testRedisUrl(),
     REDIS_PREFIX: prefix,
     HUB_ADMIN_TOKEN: adminToken,
@@ -68,7 +71,9 @@ export async function startTestHub(options: TestHubOptions = {}): Promise<TestHu
   try {
     app = await createHubApp(
       config,
-      embedded ? { url: embedded.url, embedded: true, stop: () => embedded.stop() } : { url: db!.url, embedded: false },
+      embedded
+        ? { url: embedded.url, embedded: true, stop: () => embedded.stop() }
+        : { url: databaseUrl!, embedded: false },
     );
     await app.listen(0, '127.0.0.1');
   } catch (err) {
@@ -77,7 +82,7 @@ export async function startTestHub(options: TestHubOptions = {}): Promise<TestHu
     await db?.drop();
     throw err;
   }
-  const worker = options.worker && db ? await startWorker(config, db.url) : null;
+  const worker = options.worker && databaseUrl ? await startWorker(config, databaseUrl) : null;
   const baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');
   const http = request(app.getHttpServer());
   const dataSource = app.get(DataSource);

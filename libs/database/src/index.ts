@@ -5,3 +5,4 @@ export * from './entities';
 export * from './report-codec';
 export * from './repositories';
 export { blobDigestMismatches, CorruptBlobError, registerDatabaseMetrics } from './blob-integrity';
+export { databaseUnavailable, DatabaseUnavailableError } from './database-unavailable';

@@ -27,14 +27,17 @@ export async function createTestDatabase(options: { migrate?: boolean } = {}): P
   assertTestDatabaseName(name);
   await withAdminClient((c) => c.query(`CREATE DATABASE "${name}"`));
   const url = urlFor(name);
-  if (options.migrate !== false) {
-    const ds = new DataSource(buildDataSourceOptions(url, { poolSize: 1 }));
-    await ds.initialize();
-    try {
-      await ds.runMigrations({ transaction: 'each' });
-    } finally {
-      await ds.destroy();
-    }
-  }
+  if (options.migrate !== false) await migrateDatabase(url);
   return { name, url, drop: () => dropTestDatabase(name) };
+}
+
+/** Runs every migration on the database at `url`. */
+export async function migrateDatabase(url: string): Promise<void> {
+  const ds = new DataSource(buildDataSourceOptions(url, { poolSize: 1 }));
+  await ds.initialize();
+  try {
+    await ds.runMigrations({ transaction: 'each' });
+  } finally {
+    await ds.destroy();
+  }
 }

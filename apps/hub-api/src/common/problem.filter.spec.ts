@@ -102,4 +102,27 @@ describe('errorResponse: one status per kind of error', () => {
       detail: 'Cannot GET /nowhere',
     });
   });
+
+  it('answers a database that cannot serve now with 503 and Retry-After, never 500, and names no driver text', () => {
+    const driver = (message: string, code?: string) => Object.assign(new Error(message), code ? { code } : {});
+    const cases: Array<[unknown, string]> = [
+      [driver('timeout exceeded when trying to connect'), '1'],
+      [driver('Connection terminated unexpectedly'), '5'],
+      [driver('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED'), '5'],
+      [new QueryFailedError('SELECT', [], driver('terminating connection due to administrator command', '57P01')), '5'],
+      [new QueryFailedError('SELECT', [], driver('the database system is starting up', '57P03')), '5'],
+      [new QueryFailedError('INSERT', [], driver('could not extend file: No space left on device', '53100')), '30'],
+      [new QueryFailedError('SELECT', [], driver('sorry, too many clients already', '53300')), '1'],
+      [new QueryFailedError('UPDATE', [], driver('could not serialize access', '40001')), '1'],
+    ];
+    for (const [error, retryAfter] of cases) {
+      const response = errorResponse(error);
+      expect(response.problem).toMatchObject({ status: 503, code: 'DATABASE.UNAVAILABLE' });
+      expect(response.headers).toEqual({ 'Retry-After': retryAfter });
+      expect(response.log?.level).toBe('warn');
+      expect(JSON.stringify(response.problem)).not.toMatch(/ECONNREFUSED|administrator|5432|serialize/);
+    }
+    // A statement the database refuses for what it is stays the hub's bug.
+    expect(errorResponse(new QueryFailedError('SELECT', [], driver('syntax error', '42601'))).problem.status).toBe(500);
+  });
 });

@@ -8,6 +8,7 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { EntityNotFoundError, QueryFailedError } from 'typeorm';
+import { databaseUnavailable } from '@skillhub/database';
 import { DomainError, httpStatusOf, type Problem } from '@skillhub/errors';
 import { currentRequestId } from './request-context';
 
@@ -38,11 +39,13 @@ export function errorResponse(exception: unknown): ErrorResponse {
   if (retries && typeof problem.retry_after === 'number') headers['Retry-After'] = String(problem.retry_after);
   if (problem.status === HttpStatus.UNAUTHORIZED) headers['WWW-Authenticate'] = 'Bearer realm="skill-hub"';
   const log: ErrorResponse['log'] =
-    problem.status >= 500
-      ? { level: 'error', message: 'failed' }
-      : refused
-        ? { level: 'warn', message: 'the database refused a request value' }
-        : null;
+    problem.status === HttpStatus.SERVICE_UNAVAILABLE
+      ? { level: 'warn', message: `cannot serve now: ${problem.detail}` }
+      : problem.status >= 500
+        ? { level: 'error', message: 'failed' }
+        : refused
+          ? { level: 'warn', message: 'the database refused a request value' }
+          : null;
   return { problem, headers, log };
 }
 
@@ -119,6 +122,9 @@ function databaseRefusal(exception: unknown): DomainError | null {
 /** Errors other layers raise that mean the same as a domain error, as that error. */
 function asDomainError(exception: unknown): DomainError | null {
   if (exception instanceof DomainError) return exception;
+  // The database down, restarting, out of connections or of disk: the request may succeed later (503).
+  const unavailable = databaseUnavailable(exception);
+  if (unavailable) return unavailable;
   // A lookup that had to find its row (`findOneOrFail`) did not: whatever was named does not exist.
   if (exception instanceof EntityNotFoundError) {
     return new DomainError('not-found', 'RECORD.NOT_FOUND', 'Nothing on this hub matches what the request names.');
