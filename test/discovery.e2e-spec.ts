@@ -2,7 +2,9 @@
 import { DOMParser } from '@xmldom/xmldom';
 import { stringify } from 'yaml';
 import { writeBundle } from '@skillhub/bundle';
+import { DEFAULT_PAGE_SIZE, UNPAGED_LIST_CAP } from '@skillhub/search';
 import { agentSkillBundle, uniqueName } from '@skillhub/testing';
+import { waitFor } from './support/private-redis';
 import { startTestHub, type TestHub } from './support/test-hub';
 
 interface Item {
@@ -181,7 +183,7 @@ describe('discovery', () => {
 
   it("answers Kazma's certified list, search and stats with the fields its CLI reads", async () => {
     const certified = await hub.http.get('/api/v1/skills?certified=true').expect(200);
-    expect(certified.body).toEqual({ items: [], total: 0, page: 1, per_page: 20 });
+    expect(certified.body).toEqual({ items: [], total: 0, page: 1, per_page: UNPAGED_LIST_CAP });
 
     const search = await hub.http.get('/api/v1/skills/search?q=maps').expect(200);
     expect(search.body.query).toBe('maps');
@@ -303,5 +305,44 @@ describe('badges, certification status and download counts', () => {
     expect(downloads).toBe(3);
     const version = await hub.http.get(`/api/v1/skills/${ns}/shiny/versions/1.0.0`).expect(200);
     expect(version.body.downloads).toBe(3);
+  });
+});
+
+describe("Kazma's certified list, which does not page", () => {
+  let hub: TestHub;
+  beforeAll(async () => {
+    hub = await startTestHub({ worker: true, env: { PUBLISH_RATE_LIMIT_PER_MINUTE: '1000' } });
+  });
+  afterAll(() => hub?.close());
+
+  it('answers every certified skill at once, while every paged list answers one page of the same size', async () => {
+    const ns = uniqueName('many');
+    const token = await hub.token(ns);
+    const count = DEFAULT_PAGE_SIZE + 5;
+    for (let i = 0; i < count; i++) {
+      const res = await hub.http
+        .post('/api/v1/skills?version=1.0.0')
+        .set('authorization', `Bearer ${token}`)
+        .set('content-type', 'application/gzip')
+        .send(agentSkillBundle({ name: `skill-${String(i).padStart(2, '0')}` }));
+      expect(res.status).toBe(201);
+    }
+    await waitFor(
+      async () => (await hub.http.get('/api/v1/skills?certified=true&per_page=1')).body.total === count,
+      120_000,
+      'every skill certified',
+    );
+
+    const kazma = await hub.http.get('/api/v1/skills?certified=true').expect(200);
+    expect(kazma.body.items).toHaveLength(count);
+    expect(kazma.body).toMatchObject({ total: count, page: 1, per_page: UNPAGED_LIST_CAP });
+    const search = await hub.http.get('/api/v1/skills/search?q=skill').expect(200);
+    expect(search.body.items).toHaveLength(count);
+
+    // A list that pages answers one default page, whichever route: the skills and the MCP registry's.
+    expect((await hub.http.get('/api/v1/skills').expect(200)).body.items).toHaveLength(DEFAULT_PAGE_SIZE);
+    expect((await hub.http.get('/api/v1/skills?q=skill').expect(200)).body.items).toHaveLength(DEFAULT_PAGE_SIZE);
+    const paged = await hub.http.get('/api/v1/skills?certified=true&page=2').expect(200);
+    expect(paged.body.items).toHaveLength(count - DEFAULT_PAGE_SIZE);
   });
 });

@@ -218,7 +218,7 @@ export interface paths {
     };
     /**
      * List and search skills (Kazma list shape with page/per_page, or limit/cursor)
-     * @description One item per skill (its latest version not yanked) unless all_versions=true. With q, results are ranked: name matches first, then description, tags and capabilities, then tool names; misspelt names still match.
+     * @description One item per skill (its latest version not yanked) unless all_versions=true. With q, results are ranked: name matches first, then description, tags and capabilities, then tool names; misspelt names still match. A page holds 30 items unless per_page or limit says otherwise; certified=true with no q and no paging (Kazma's `certified`, which does not page) answers every certified skill, up to 1000.
      */
     get: operations['SkillsSearchController_list'];
     put?: never;
@@ -391,7 +391,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Kazma's search route: `{items, total, query}` */
+    /**
+     * Kazma's search route: `{items, total, query}`
+     * @description It does not page: every match, ranked, up to 1000; `total` counts them all.
+     */
     get: operations['SkillsSearchController_kazmaSearch'];
     put?: never;
     post?: never;

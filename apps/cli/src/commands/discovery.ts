@@ -1,6 +1,7 @@
 /** Finding skills: search, certified, info, stats, badge. */
 import type { Command } from 'commander';
 import type { SkillListItem } from '@skillhub/hub-client';
+import { DEFAULT_PAGE_SIZE, UNPAGED_LIST_CAP } from '@skillhub/search';
 import { csv, parseRef, type CliContext } from '../cli-context';
 import { orSuggest } from '../did-you-mean';
 import { fields, lines, table, tty } from '../format';
@@ -38,7 +39,7 @@ export function discoveryCommands(program: Command, ctx: CliContext): void {
     .option('--tags <list>', 'comma list; any one may match')
     .option('--author <namespace>', 'only this namespace')
     .option('--certified', 'only certified skills')
-    .option('--limit <n>', 'at most this many', '20')
+    .option('--limit <n>', 'at most this many', String(DEFAULT_PAGE_SIZE))
     .action(async (text: string | undefined, o, cmd: Command) => {
       const result = await client(cmd).listSkills({
         q: text,
@@ -53,8 +54,8 @@ export function discoveryCommands(program: Command, ctx: CliContext): void {
 
   program
     .command('certified')
-    .description('list certified skills')
-    .action(async (_o, cmd: Command) => list(cmd, await client(cmd).listSkills({ certified: true, per_page: 100 })));
+    .description(`list every certified skill (the hub answers up to ${UNPAGED_LIST_CAP} at once)`)
+    .action(async (_o, cmd: Command) => list(cmd, await client(cmd).listSkills({ certified: true })));
 
   program
     .command('info <ref>')

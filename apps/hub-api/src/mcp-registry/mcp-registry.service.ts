@@ -8,8 +8,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
 import { McpServerRepository } from '@skillhub/database';
+import { DEFAULT_PAGE_SIZE } from '@skillhub/search';
 import type { CertifiedServer } from '@skillhub/signing';
-import { DEFAULT_LIMIT, type ListServersQueryDto } from './dto/list-servers.request.dto';
+import type { ListServersQueryDto } from './dto/list-servers.request.dto';
 import type { ServerListDto, ServerResponseDto } from './dto/server-list.response.dto';
 import { InvalidServerCursorError, ServerNotFoundError } from './mcp-registry.errors';
 import {
@@ -57,7 +58,7 @@ export class McpRegistryService {
       (needle === undefined || entry.name.toLowerCase().includes(needle)) &&
       (since === null || entry.updatedAt.getTime() >= since) &&
       (query.version === undefined || (query.version === 'latest' ? entry.isLatest : entry.version === query.version));
-    const limit = query.limit ?? DEFAULT_LIMIT;
+    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
     const page: RegistryEntry[] = [];
     let i = after ? firstAfter(entries, after) : 0;
     for (; i < entries.length && page.length < limit; i++) if (wanted(entries[i]!)) page.push(entries[i]!);

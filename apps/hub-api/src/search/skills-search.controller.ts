@@ -3,6 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { KazmaSearchQueryDto, ListSkillsQueryDto } from './dto/list-skills.request.dto';
 import { KazmaSearchResponseDto, SkillListResponseDto, StatsResponseDto } from './dto/skill-list.response.dto';
 import { SkillsSearchService } from './skills-search.service';
+import { DEFAULT_PAGE_SIZE, UNPAGED_LIST_CAP } from '@skillhub/search';
 import { ApiProblems } from '../common/dto/api-problems.decorator';
 
 @ApiTags('discovery')
@@ -14,7 +15,8 @@ export class SkillsSearchController {
   @ApiOperation({
     summary: 'List and search skills (Kazma list shape with page/per_page, or limit/cursor)',
     description:
-      'One item per skill (its latest version not yanked) unless all_versions=true. With q, results are ranked: name matches first, then description, tags and capabilities, then tool names; misspelt names still match.',
+      `One item per skill (its latest version not yanked) unless all_versions=true. With q, results are ranked: name matches first, then description, tags and capabilities, then tool names; misspelt names still match. A page holds ${DEFAULT_PAGE_SIZE} items unless per_page or limit says otherwise; ` +
+      `certified=true with no q and no paging (Kazma's \`certified\`, which does not page) answers every certified skill, up to ${UNPAGED_LIST_CAP}.`,
   })
   @ApiOkResponse({ type: SkillListResponseDto })
   @ApiProblems({ 400: ['VALIDATION', 'SEARCH.INVALID'] })
@@ -23,11 +25,14 @@ export class SkillsSearchController {
   }
 
   @Get('skills/search')
-  @ApiOperation({ summary: "Kazma's search route: `{items, total, query}`" })
+  @ApiOperation({
+    summary: "Kazma's search route: `{items, total, query}`",
+    description: `It does not page: every match, ranked, up to ${UNPAGED_LIST_CAP}; \`total\` counts them all.`,
+  })
   @ApiOkResponse({ type: KazmaSearchResponseDto })
   @ApiProblems({ 400: ['VALIDATION'] })
   async kazmaSearch(@Query() query: KazmaSearchQueryDto): Promise<KazmaSearchResponseDto> {
-    const { items, total, total_is_estimate } = await this.search.list({ ...query, per_page: 100 });
+    const { items, total, total_is_estimate } = await this.search.list({ ...query, per_page: UNPAGED_LIST_CAP });
     return { items, total, ...(total_is_estimate && { total_is_estimate }), query: query.q ?? '' };
   }
 

@@ -6,12 +6,10 @@
 import { Injectable } from '@nestjs/common';
 import { positionColumns, SkillSearchRepository, type SkillSearchRow } from '@skillhub/database';
 import { DomainError } from '@skillhub/errors';
-import { type CursorValues, decodeCursor, encodeCursor } from '@skillhub/search';
+import { type CursorValues, DEFAULT_PAGE_SIZE, decodeCursor, encodeCursor, UNPAGED_LIST_CAP } from '@skillhub/search';
 import { kazmaSkillId } from '../skills/skill-ref';
 import type { ListSkillsQueryDto, SkillSort } from './dto/list-skills.request.dto';
 import type { SkillListItemDto, SkillListResponseDto, StatsResponseDto } from './dto/skill-list.response.dto';
-
-const DEFAULT_PAGE_SIZE = 20;
 
 export class InvalidPagingError extends DomainError {
   constructor(message: string, path: string) {
@@ -31,7 +29,10 @@ export class SkillsSearchService {
     const q = query.q?.trim() ? query.q : undefined;
     const sort: SkillSort = query.sort ?? (q ? 'relevance' : 'name');
     if (sort === 'relevance' && !q) throw new InvalidPagingError('sort=relevance needs q.', 'sort');
-    const pageSize = (cursorMode ? query.limit : query.per_page) ?? DEFAULT_PAGE_SIZE;
+    // Kazma's `certified` sends no paging at all and reads `items` once: it gets every certified skill.
+    const kazmaCertified = query.certified === true && !q && !cursorMode && !query.page && !query.per_page;
+    const pageSize =
+      (cursorMode ? query.limit : query.per_page) ?? (kazmaCertified ? UNPAGED_LIST_CAP : DEFAULT_PAGE_SIZE);
 
     let offset = cursorMode ? 0 : ((query.page ?? 1) - 1) * pageSize;
     let after: CursorValues | null = null;

@@ -1,4 +1,5 @@
 /** The web pages as plain template functions over what the services return. */
+import { DEFAULT_PAGE_SIZE } from '@skillhub/search';
 import type { SkillListItemDto, SkillListResponseDto } from '../search/dto/skill-list.response.dto';
 import { html, queryString, type SafeHtml, seg } from './html';
 import { layout } from './layout';
@@ -129,7 +130,7 @@ export function homePage(
 
 export function searchPage(filters: SearchFilters, result: SkillListResponseDto | null, errors: string[]): string {
   const page = filters.page ?? 1;
-  const perPage = result?.per_page ?? 20;
+  const perPage = result?.per_page ?? DEFAULT_PAGE_SIZE;
   const total = result?.total ?? 0;
   const link = (p: number) => `/search${queryString({ ...filters, page: p > 1 ? p : undefined })}`;
   const certified = filters.certified ?? '';

@@ -10,6 +10,7 @@ import { validate, type ValidationError } from 'class-validator';
 import type { Request, Response } from 'express';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
 import { DomainError } from '@skillhub/errors';
+import { DEFAULT_PAGE_SIZE } from '@skillhub/search';
 import { CertificationStatusService } from '../certifications/certification-status.service';
 import { errorResponse } from '../common/problem.filter';
 import { ListSkillsQueryDto } from '../search/dto/list-skills.request.dto';
@@ -87,7 +88,7 @@ export class WebController {
         tags: param(query, 'tags'),
         certified: param(query, 'certified'),
       };
-      const dto = plainToInstance(ListSkillsQueryDto, { ...filters, page });
+      const dto = plainToInstance(ListSkillsQueryDto, { ...filters, page, per_page: DEFAULT_PAGE_SIZE });
       const errors = messages(await validate(dto, { whitelist: true }));
       if (errors.length) return { status: 400, body: searchPage(filters, null, errors) };
       filters.page = dto.page;

@@ -1,9 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsRFC3339, IsString, Max, MaxLength, Min } from 'class-validator';
-
-export const DEFAULT_LIMIT = 30;
-export const MAX_LIMIT = 100;
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '@skillhub/search';
 
 /** The versions routes take only `include_deleted`, as the registry defines them. */
 export class ServerVersionsQueryDto {
@@ -24,12 +22,12 @@ export class ListServersQueryDto extends ServerVersionsQueryDto {
   @MaxLength(512)
   cursor?: string;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, example: 30 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, example: 30 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(1)
-  @Max(MAX_LIMIT)
+  @Max(MAX_PAGE_SIZE)
   limit?: number;
 
   @ApiPropertyOptional({ description: 'Part of the server name, any case.', maxLength: 200, example: 'weather' })

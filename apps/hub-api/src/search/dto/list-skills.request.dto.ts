@@ -13,6 +13,7 @@ import {
   MaxLength,
   Min,
 } from 'class-validator';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '@skillhub/search';
 import { SKILL_FORMATS, type SkillFormat } from '@skillhub/skill-formats';
 
 export const SORTS = ['relevance', 'name', 'updated', 'downloads', 'version'] as const;
@@ -97,18 +98,25 @@ export class ListSkillsQueryDto {
   @Max(10_000)
   page?: number;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20, example: 50 })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_PAGE_SIZE,
+    default: DEFAULT_PAGE_SIZE,
+    example: 50,
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(1)
-  @Max(100)
+  @Max(MAX_PAGE_SIZE)
   per_page?: number;
 
   @ApiPropertyOptional({
     type: 'integer',
     minimum: 1,
-    maximum: 100,
+    maximum: MAX_PAGE_SIZE,
+    default: DEFAULT_PAGE_SIZE,
     description: 'Cursor paging: page size (use instead of page/per_page).',
     example: 100,
   })
@@ -116,7 +124,7 @@ export class ListSkillsQueryDto {
   @Type(() => Number)
   @IsInt()
   @Min(1)
-  @Max(100)
+  @Max(MAX_PAGE_SIZE)
   limit?: number;
 
   @ApiPropertyOptional({
