@@ -430,5 +430,42 @@ describe('publish and read back', () => {
       .set('authorization', `Bearer ${hub.adminToken}`)
       .expect(200);
     expect(JSON.stringify(api.body)).toContain('certification');
+    expect(page.headers['content-security-policy']).toMatch(/frame-ancestors 'none'/);
+    expect(page.headers['content-security-policy']).toMatch(/script-src 'self'(;|$)/);
+  });
+
+  it("refuses a cross-origin write that rides on the browser's cached Basic credentials", async () => {
+    const basic = `Basic ${Buffer.from(`operator:${hub.adminToken}`).toString('base64')}`;
+    const add = '/admin/queues/api/queues/certification/add';
+    const jobs = async () => (await hub.http.get('/admin/queues/api/queues').set('authorization', basic)).text;
+    const before = await jobs();
+    // What a page on another site gets when it posts a form to the board.
+    const forged = await hub.http
+      .post(add)
+      .set('authorization', basic)
+      .set('origin', 'https://attacker.example')
+      .type('form')
+      .send({ name: 'certify', data: '{}' });
+    expect(forged.status).toBe(403);
+    const fromAnotherSite = await hub.http
+      .post(add)
+      .set('authorization', basic)
+      .set('sec-fetch-site', 'cross-site')
+      .send({ name: 'certify', data: {} });
+    expect(fromAnotherSite.status).toBe(403);
+    const noOrigin = await hub.http.post(add).set('authorization', basic).send({ name: 'certify', data: {} });
+    expect(noOrigin.status).toBe(403);
+    expect(await jobs()).toBe(before);
+    // The board's own page (same origin) and a bearer are not refused by this check.
+    const host = new URL(hub.baseUrl).host;
+    const own = await hub.http
+      .put('/admin/queues/api/queues/certification/resume')
+      .set('authorization', basic)
+      .set('origin', `http://${host}`);
+    expect(own.status).not.toBe(403);
+    const bearer = await hub.http
+      .put('/admin/queues/api/queues/certification/resume')
+      .set('authorization', `Bearer ${hub.adminToken}`);
+    expect(bearer.status).not.toBe(403);
   });
 });
