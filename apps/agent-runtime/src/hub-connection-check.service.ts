@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
-import { loadRuntimeConfig } from './config/runtime-config';
+import { RUNTIME_START, type RuntimeStart } from './runtime.service';
 
 const HEALTH_TIMEOUT_MS = 5_000;
 
@@ -13,10 +13,13 @@ const HEALTH_TIMEOUT_MS = 5_000;
 export class HubConnectionCheck implements OnApplicationBootstrap {
   private readonly logger = new Logger('agent-runtime');
 
-  constructor(@Inject(HUB_CONFIG) private readonly config: HubConfig) {}
+  constructor(
+    @Inject(HUB_CONFIG) private readonly config: HubConfig,
+    @Inject(RUNTIME_START) private readonly early: RuntimeStart,
+  ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const hub = this.hubUrl();
+    const hub = this.early.runtime?.hub ?? this.config.KAZMA_HUB_URL;
     try {
       const res = await fetch(new URL('/api/v1/health', hub), { signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) });
       const body = (await res.json().catch(() => ({}))) as { status?: string; version?: string };
@@ -24,17 +27,6 @@ export class HubConnectionCheck implements OnApplicationBootstrap {
       this.logger.log(`connected to Skill Hub ${body.version ?? ''} at ${hub}`);
     } catch (err) {
       this.logger.warn(`the hub at ${hub} does not answer (${(err as Error).message}); serving what is configured`);
-    }
-  }
-
-  private hubUrl(): string {
-    const path = this.config.RUNTIME_CONFIG;
-    if (!path) return this.config.KAZMA_HUB_URL;
-    try {
-      return loadRuntimeConfig(path).hub ?? this.config.KAZMA_HUB_URL;
-    } catch {
-      // RuntimeService says what is wrong with the file; this report only needs an address.
-      return this.config.KAZMA_HUB_URL;
     }
   }
 }

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HubConfig } from '@skillhub/config';
+import { loadRuntimeConfig, type RuntimeConfig } from './config/runtime-config';
 import { HubConnectionCheck } from './hub-connection-check.service';
 
 describe('the start-up report on the hub', () => {
@@ -28,13 +29,16 @@ describe('the start-up report on the hub', () => {
   });
   beforeEach(() => void said.splice(0));
 
-  const check = (config: Partial<HubConfig>) =>
-    new HubConnectionCheck({ KAZMA_HUB_URL: 'http://127.0.0.1:9', ...config } as HubConfig).onApplicationBootstrap();
+  const check = (config: Partial<HubConfig>, runtime: RuntimeConfig | null = null) =>
+    new HubConnectionCheck({ KAZMA_HUB_URL: 'http://127.0.0.1:9', ...config } as HubConfig, {
+      runtime,
+      stdio: null,
+    }).onApplicationBootstrap();
 
   it('checks the hub the runtime config names, not KAZMA_HUB_URL', async () => {
     const path = join(folder, 'runtime.yaml');
     writeFileSync(path, `hub: ${hubUrl}\n`);
-    await check({ RUNTIME_CONFIG: path });
+    await check({ RUNTIME_CONFIG: path }, loadRuntimeConfig(path));
     expect(said).toEqual([`connected to Skill Hub 9.9.9 at ${hubUrl}`]);
   });
 
@@ -44,7 +48,7 @@ describe('the start-up report on the hub', () => {
   });
 
   it('warns, naming the hub, when it does not answer', async () => {
-    await check({ RUNTIME_CONFIG: join(folder, 'missing.yaml') });
+    await check({});
     expect(said).toEqual([expect.stringMatching(/^the hub at http:\/\/127\.0\.0\.1:9 does not answer/)]);
   });
 });
