@@ -12,6 +12,7 @@ import { parse } from 'yaml';
 import { FakeRegistries } from '@skillhub/package-probe/testing';
 import { decodeStatement } from '@skillhub/signing';
 import { kazmaBundle, uniqueName } from '@skillhub/testing';
+import { waitFor } from './support/private-redis';
 import { startTestHub, type TestHub } from './support/test-hub';
 
 const FIXTURES = join(__dirname, 'fixtures', 'mcp-registry');
@@ -332,6 +333,23 @@ describe('MCP sub-registry (/v0.1)', () => {
     const cert = weather.body._meta['dev.skillhub/certification'];
     expect([cert.skillCount, cert.skills.map((s: { skill: string }) => s.skill)]).toEqual([1, [`${ns}/files-new`]]);
     expect(new URL(cert.certificate).pathname).toBe(`/api/v1/skills/${ns}/files-new/versions/1.0.0/certificate`);
+  });
+
+  it('drops a server when its certificate expires, with nothing written at the expiry', async () => {
+    const generation = async () =>
+      (await hub.dataSource.query(`SELECT "generation"::text AS g FROM "certification_changes"`))[0].g as string;
+    // The certificate of the only skill that runs the weather server now ends in 10 s (a write, as a renewal is).
+    await hub.dataSource.query(
+      `UPDATE "certifications" c SET "expires_at" = now() + interval '10 seconds'
+         FROM "skill_versions" v JOIN "skills" s ON s."id" = v."skill_id"
+        WHERE c."skill_version_id" = v."id" AND s."name" = 'files-new'`,
+    );
+    const written = await generation();
+    const weather = `/v0.1/servers/${encodeURIComponent(WEATHER)}/versions/1.2.3`;
+    await hub.http.get(weather).expect(200);
+    await waitFor(async () => (await hub.http.get(weather)).status === 404, 60_000, 'the expiry');
+    expect(await generation()).toBe(written);
+    expect((await everything()).map((e) => e.server.name)).not.toContain(WEATHER);
   });
 });
 

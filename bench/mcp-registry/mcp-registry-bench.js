@@ -1,12 +1,13 @@
 #!/usr/bin/env node
-// The MCP sub-registry (`/v0.1/servers`, docs/mcp-registry.md) at 10,000 servers on PostgreSQL:
-// seeds a database of its own (created and dropped here) straight through SQL with 10,000
-// certified skill versions, each holding a signed certificate whose statement lists one pinned npm
-// server, starts hub-api in this process and times each read over HTTP against a baseline measured
-// in the same run (GET /api/v1/health). Also timed: the first answer after start (every certificate
-// decoded) and the first answer after each new certification (the entries rebuilt).
-// `npm run build && npm run bench:mcp-registry`. BENCH_SERVERS (default 10000), BENCH_RUNS (200),
-// BENCH_DIST (default dist) names the build measured.
+// The MCP sub-registry (`/v0.1/servers`, docs/mcp-registry.md) on PostgreSQL: seeds a database of
+// its own (created and dropped here) straight through SQL with BENCH_SKILLS certified skill
+// versions (default 100,000), each holding a signed certificate; the first BENCH_SERVERS of them
+// (default 10,000; 0 for none) list one pinned npm server in their statement. Starts hub-api in
+// this process and times each read over HTTP against a baseline measured in the same run
+// (GET /api/v1/health). Also timed: the first answer after start (every certificate decoded) and
+// the first answer after each new certification (the entries rebuilt).
+// `npm run build && npm run bench:mcp-registry`. BENCH_RUNS (200), BENCH_DIST (default dist) names
+// the build measured.
 const { performance } = require('node:perf_hooks');
 const { generateKeyPairSync } = require('node:crypto');
 const { join, resolve } = require('node:path');
@@ -22,7 +23,8 @@ const { loadConfig } = dist('libs/config/src');
 const { buildDataSourceOptions, CURRENT_POLICY } = dist('libs/database/src');
 const { keyId, signCertificate } = dist('libs/signing/src');
 
-const SERVERS = Number(process.env.BENCH_SERVERS ?? 10_000);
+const SKILLS = Number(process.env.BENCH_SKILLS ?? 100_000);
+const SERVERS = Math.min(SKILLS, Number(process.env.BENCH_SERVERS ?? 10_000));
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
 const REBUILDS = 20;
 const NAMESPACES = 100;
@@ -32,8 +34,9 @@ const ZERO = '0'.repeat(64);
 const { privateKey, publicKey } = generateKeyPairSync('ed25519');
 const KEY_ID = keyId(publicKey);
 
-/** Skill `i`'s certificate, as record() signs it: one npm server, its live tools pinned. */
+/** Skill `i`'s certificate, as record() signs it: one npm server, its live tools pinned (or none). */
 function envelopeOf(i, skill, issuedAt, expiresAt) {
+  const runsServer = i < SERVERS || i >= SKILLS;
   const pkg = {
     registry: 'npm',
     name: `@bench-${i % NAMESPACES}/server-${i}`,
@@ -51,7 +54,7 @@ function envelopeOf(i, skill, issuedAt, expiresAt) {
       capabilities: [],
       permissions: [],
       codeCapabilities: [],
-      packages: [pkg],
+      packages: runsServer ? [pkg] : [],
       tools: {},
       servers: [
         {
@@ -66,7 +69,7 @@ function envelopeOf(i, skill, issuedAt, expiresAt) {
           cwd: null,
           tools: { [`read_${i}`]: ZERO, [`write_${i}`]: ZERO },
         },
-      ],
+      ].slice(0, runsServer ? 1 : 0),
       level: 'standard',
       checkResultsSha256: ZERO,
       issuedAt: issuedAt.toISOString(),
@@ -129,7 +132,7 @@ async function seed(url) {
   await ds.query(`INSERT INTO namespaces (slug, owner_id)
     SELECT 'ns-' || g, (SELECT id FROM publishers) FROM generate_series(0, ${NAMESPACES - 1}) g`);
   await ds.query(`INSERT INTO blobs (sha256, size, content) VALUES ('${ZERO}', 1, '\\x00')`);
-  for (let from = 0; from < SERVERS; from += 2000) await certify(ds, from, Math.min(SERVERS, from + 2000));
+  for (let from = 0; from < SKILLS; from += 2000) await certify(ds, from, Math.min(SKILLS, from + 2000));
   await ds.query('ANALYZE');
   return ds;
 }
@@ -144,7 +147,7 @@ async function main() {
     const t0 = performance.now();
     const ds = await seed(url);
     console.log(
-      `seeded ${SERVERS} certified skills, one server each, in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+      `seeded ${SKILLS} certified skills, ${SERVERS} of them with a server, in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
     );
 
     const config = loadConfig({
@@ -173,25 +176,29 @@ async function main() {
     let middle = cold.body;
     for (let i = 0; i < SERVERS / 2 / 100; i++)
       middle = (await get(`/v0.1/servers?limit=100${i ? `&cursor=${middle.metadata.nextCursor}` : ''}`)).body;
-    const listed = middle.servers[0].server.name;
+    const listed = middle.servers[0]?.server.name;
     const shapes = [
       ['baseline: GET /api/v1/health', '/api/v1/health'],
       ['/v0.1/servers (first page, 30)', '/v0.1/servers'],
       ['/v0.1/servers?limit=100', '/v0.1/servers?limit=100'],
-      ['cursor page in the middle (limit=100)', `/v0.1/servers?limit=100&cursor=${middle.metadata.nextCursor}`],
       ['search=server-77 (111 names at 10,000)', '/v0.1/servers?search=server-77'],
       ['updated_since (all match)', `/v0.1/servers?updated_since=${encodeURIComponent('2020-01-01T00:00:00Z')}`],
-      ['versions of one server', `/v0.1/servers/${encodeURIComponent(listed)}/versions`],
-      ['latest of one server', `/v0.1/servers/${encodeURIComponent(listed)}/versions/latest`],
+      ...(listed
+        ? [
+            ['cursor page in the middle (limit=100)', `/v0.1/servers?limit=100&cursor=${middle.metadata.nextCursor}`],
+            ['versions of one server', `/v0.1/servers/${encodeURIComponent(listed)}/versions`],
+            ['latest of one server', `/v0.1/servers/${encodeURIComponent(listed)}/versions/latest`],
+          ]
+        : []),
     ];
     const results = [];
     for (const [label, path] of shapes) results.push([label, await time(path)]);
 
-    // Each new certification moves the fingerprint: the next answer rebuilds the entries (only the
-    // new certificate is decoded).
+    // Each new certification (with a server) moves the generation: the next answer rebuilds the
+    // entries (only the new certificate is decoded).
     const rebuilds = [];
     for (let i = 0; i < REBUILDS; i++) {
-      await certify(ds, SERVERS + i, SERVERS + i + 1);
+      await certify(ds, SKILLS + i, SKILLS + i + 1);
       rebuilds.push((await get('/v0.1/servers')).ms);
     }
     await app.close();
@@ -199,7 +206,9 @@ async function main() {
     await ds.destroy();
 
     const baseline = results[0][1];
-    console.log(`\n/v0.1 over ${SERVERS} servers, PostgreSQL, ${RUNS} sequential requests per shape\n`);
+    console.log(
+      `\n/v0.1 over ${SKILLS} certified skills, ${SERVERS} servers, PostgreSQL, ${RUNS} sequential requests per shape\n`,
+    );
     console.log('| request | p50 ms | p99 ms | p50 / baseline | p99 / baseline |');
     console.log('|---|---|---|---|---|');
     for (const [label, r] of results) {
@@ -207,7 +216,7 @@ async function main() {
       console.log(`| ${label} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${ratios} |`);
     }
     const rebuilt = quantiles(rebuilds);
-    console.log(`\nfirst answer after start (${SERVERS} certificates decoded): ${cold.ms.toFixed(0)} ms`);
+    console.log(`\nfirst answer after start (${SKILLS} certificates decoded): ${cold.ms.toFixed(0)} ms`);
     console.log(
       `first answer after a new certification: p50 ${rebuilt.p50.toFixed(1)} ms, max ${Math.max(...rebuilds).toFixed(1)} ms (${REBUILDS} runs)`,
     );

@@ -1,9 +1,10 @@
 /**
  * The MCP Registry's read API over the servers certified skills run (docs/mcp-registry.md). The
- * entries are built in memory from the certificates that hold now and kept until the database's
- * fingerprint of that set moves (a certification, a revocation, an expiry), so every answer is as
- * fresh as the database and costs one aggregate query; a certificate never changes, so each is
- * decoded once per process.
+ * entries are built in memory from the certificates that hold now and kept until that set changes:
+ * the database's generation of certifications moves (a certification, a revocation), or its clock
+ * passes the earliest expiry among them. So every answer is as fresh as the database and costs one
+ * single-row read, whatever the catalogue's size; a certificate never changes, so each is decoded
+ * once per process.
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
@@ -26,7 +27,9 @@ import {
 } from './server-entries';
 
 interface Snapshot {
-  fingerprint: string;
+  generation: string;
+  /** The earliest expiry among the certificates it holds: past it, the set has changed. */
+  expires: Date | null;
   /** In list order: name, then version. */
   entries: RegistryEntry[];
   byName: Map<string, RegistryEntry[]>;
@@ -92,21 +95,22 @@ export class McpRegistryService {
   }
 
   /**
-   * The entries as of this request or later: the fingerprint is read first, and a build reads its
+   * The entries as of this request or later: the generation is read first, and a build reads its
    * certificates after it, so a revocation committed before the request is never served.
    */
   private async current(): Promise<Snapshot> {
-    const fingerprint = await this.sources.fingerprint();
-    if (this.snapshot?.fingerprint === fingerprint) return this.snapshot;
-    const built = this.builds.then(() =>
-      this.snapshot?.fingerprint === fingerprint ? this.snapshot : this.build(fingerprint),
-    );
+    const { generation, now } = await this.sources.changes();
+    const holds = (snapshot: Snapshot | null): snapshot is Snapshot =>
+      snapshot?.generation === generation && (snapshot.expires === null || snapshot.expires > now);
+    if (holds(this.snapshot)) return this.snapshot;
+    const built = this.builds.then(() => (holds(this.snapshot) ? this.snapshot : this.build(generation)));
     this.builds = built.catch(() => undefined);
     return built;
   }
 
-  private async build(fingerprint: string): Promise<Snapshot> {
-    const ids = await this.sources.holdingNow();
+  private async build(generation: string): Promise<Snapshot> {
+    const holdingNow = await this.sources.holdingNow();
+    const ids = holdingNow.map((c) => c.id);
     const holding = new Set(ids);
     for (const id of this.known.keys()) if (!holding.has(id)) this.known.delete(id);
     const missing = ids.filter((id) => !this.known.has(id));
@@ -133,7 +137,9 @@ export class McpRegistryService {
       if (versions) versions.push(entry);
       else byName.set(entry.name, [entry]);
     }
-    this.snapshot = { fingerprint, entries, byName };
+    let expires: Date | null = null;
+    for (const { expiresAt } of holdingNow) if (expiresAt && (!expires || expiresAt < expires)) expires = expiresAt;
+    this.snapshot = { generation, expires, entries, byName };
     return this.snapshot;
   }
 }

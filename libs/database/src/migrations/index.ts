@@ -10,6 +10,7 @@ import { SearchScale1796300000000 } from './1796300000000-search-scale';
 import { SearchPostings1796400000000 } from './1796400000000-search-postings';
 import { SearchPhrases1796500000000 } from './1796500000000-search-phrases';
 import { SearchTypoOrder1796600000000 } from './1796600000000-search-typo-order';
+import { CertificationChanges1796700000000 } from './1796700000000-certification-changes';
 
 export const MIGRATIONS = [
   Init1795973621262,
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   SearchPostings1796400000000,
   SearchPhrases1796500000000,
   SearchTypoOrder1796600000000,
+  CertificationChanges1796700000000,
 ];

@@ -87,7 +87,9 @@ describe('McpServerRepository', () => {
     const pending = await seedVersion(db.ds);
     await db.ds.transaction((m) => new CertificationRepository(db.ds).addPending(m, pending.versionId));
 
-    expect((await repo.holdingNow()).sort()).toEqual([weather.certificateId, both.certificateId].sort());
+    expect((await repo.holdingNow()).map((c) => c.id).sort()).toEqual(
+      [weather.certificateId, both.certificateId].sort(),
+    );
     const read = await repo.certificates([weather.certificateId, both.certificateId]);
     expect(read.find((s) => s.certificateId === both.certificateId)).toEqual({
       certificateId: both.certificateId,
@@ -103,26 +105,31 @@ describe('McpServerRepository', () => {
     expect(await repo.certificates([])).toEqual([]);
   });
 
-  it('moves its fingerprint on a certification, a revocation and an expiry, and only then', async () => {
-    const before = await repo.fingerprint();
-    expect(await repo.fingerprint()).toBe(before);
+  it('moves its generation on a certification and a revocation, and only then; reports its clock for expiries', async () => {
+    const generation = async () => (await repo.changes()).generation;
+    const before = await generation();
+    expect(await generation()).toBe(before);
     const added = await certified([server('x', 'pkg-x', '1.0.0')]);
-    const withAdded = await repo.fingerprint();
+    const withAdded = await generation();
     expect(withAdded).not.toBe(before);
 
     // A verdict that changes nothing the set holds (a pending version elsewhere) leaves it.
     const pending = await seedVersion(db.ds);
     await db.ds.transaction((m) => new CertificationRepository(db.ds).addPending(m, pending.versionId));
-    expect(await repo.fingerprint()).toBe(withAdded);
+    expect(await generation()).toBe(withAdded);
 
     await setCertification(db.ds, added.certificationId, { status: 'revoked' });
-    expect(await repo.fingerprint()).toBe(before);
-    expect(await repo.holdingNow()).not.toContain(added.certificateId);
+    const revoked = await generation();
+    expect(revoked).not.toBe(withAdded);
+    expect((await repo.holdingNow()).map((c) => c.id)).not.toContain(added.certificateId);
 
+    // An expiry writes nothing: what a reader built says when it ends, read against this clock.
     const expiring = await certified([server('y', 'pkg-y', '1.0.0')]);
-    expect(await repo.fingerprint()).not.toBe(before);
-    await setCertification(db.ds, expiring.certificationId, { expiresAt: new Date(Date.now() - 1000) });
-    expect(await repo.fingerprint()).toBe(before);
+    const { now } = await repo.changes();
+    const holding = (await repo.holdingNow()).find((c) => c.id === expiring.certificateId);
+    expect(holding!.expiresAt!.getTime()).toBeGreaterThan(now.getTime());
+    await setCertification(db.ds, expiring.certificationId, { expiresAt: new Date(now.getTime() - 1000) });
+    expect((await repo.holdingNow()).map((c) => c.id)).not.toContain(expiring.certificateId);
   });
 
   it('refuses a stored envelope that is not a certificate, as a corrupt record', async () => {

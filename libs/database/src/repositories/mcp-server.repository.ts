@@ -31,24 +31,26 @@ export class McpServerRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /**
-   * Changes whenever `holdingNow()` would answer another set: a certification, a revocation, an
-   * expiry. One aggregate over the certifications (each certified one has exactly one certificate,
-   * written in the same transaction), so a reader can keep what it built until it moves.
+   * Moves whenever a certification starts or stops holding (a certification, a revocation, a new
+   * policy), read from one row kept in the same transactions (migration 1796700000000), so a reader
+   * can keep what it built until it moves; `now` is the database's clock, which expiries are read
+   * against. Expiry writes nothing: a reader also rebuilds once `now` passes the earliest expiry of
+   * what it holds.
    */
-  async fingerprint(): Promise<string> {
+  async changes(): Promise<{ generation: string; now: Date }> {
     const [row] = (await this.dataSource.query(
-      `SELECT count(*)::int AS n, coalesce(bit_xor(hashtextextended(c."id"::text, 0)), 0)::text AS h
-         FROM "certifications" c WHERE ${HOLDING_NOW}`,
-    )) as Array<{ n: number; h: string }>;
-    return `${row!.n}:${row!.h}`;
+      `SELECT "generation"::text AS generation, now() AS now FROM "certification_changes"`,
+    )) as Array<{ generation: string; now: Date }>;
+    return row!;
   }
 
-  /** The ids of the certificates that hold now. */
-  async holdingNow(): Promise<string[]> {
-    const rows: Array<{ id: string }> = await this.dataSource.query(
-      `SELECT x."id" FROM "certificates" x JOIN "certifications" c ON c."id" = x."certification_id" WHERE ${HOLDING_NOW}`,
+  /** The certificates that hold now, each with when its certification ends (null: never). */
+  async holdingNow(): Promise<Array<{ id: string; expiresAt: Date | null }>> {
+    const rows: Array<{ id: string; expires_at: Date | null }> = await this.dataSource.query(
+      `SELECT x."id", c."expires_at" FROM "certificates" x JOIN "certifications" c ON c."id" = x."certification_id"
+        WHERE ${HOLDING_NOW}`,
     );
-    return rows.map((row) => row.id);
+    return rows.map((row) => ({ id: row.id, expiresAt: row.expires_at }));
   }
 
   /**
