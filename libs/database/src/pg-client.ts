@@ -1,18 +1,44 @@
 /**
  * The pg client of the hub's connection pools: pg's own, but for the promise form of `query`,
- * which is answered through its callback form. A result read through pg's promise form stayed
+ * which is answered through its callback form, and with `cancelRunning`. A result read through pg's promise form stayed
  * alive through the next young-generation collection of V8, so every query's rows were moved to
  * the old generation and the full collections that pause requests came about once a second under
  * a search load; through the callback form nothing is kept (docs/architecture.md, "The HTTP
  * server and the garbage collector").
  */
+import { connect } from 'node:net';
 import { Client } from 'pg';
 
 type Callback = (err: Error | null, result: unknown) => void;
 
 const isFunction = (value: unknown): value is Callback => typeof value === 'function';
 
-export class HubPgClient extends Client {}
+/** PostgreSQL's CancelRequest: its length, then the code that says what it is. */
+const CANCEL_REQUEST = { length: 16, code: 80877102 };
+
+export class HubPgClient extends Client {
+  /**
+   * Asks the server to stop the statement this connection runs now (PostgreSQL's CancelRequest, sent
+   * on a short connection of its own, as psql's Ctrl-C does); the statement then fails with 57014.
+   * The request may arrive after the statement ended, so a caller must not hand this connection to
+   * anyone else afterwards. The embedded database ignores it.
+   */
+  cancelRunning(): void {
+    const { processID, secretKey } = this as unknown as { processID: number | null; secretKey: number | null };
+    if (processID === null || secretKey === null) return;
+    const packet = Buffer.alloc(CANCEL_REQUEST.length);
+    packet.writeInt32BE(CANCEL_REQUEST.length, 0);
+    packet.writeInt32BE(CANCEL_REQUEST.code, 4);
+    packet.writeInt32BE(processID, 8);
+    packet.writeInt32BE(secretKey, 12);
+    const socket = this.host.startsWith('/')
+      ? connect(`${this.host}/.s.PGSQL.${this.port}`)
+      : connect(this.port, this.host);
+    socket.on('error', () => undefined);
+    socket.setTimeout(5_000, () => socket.destroy());
+    socket.on('connect', () => socket.end(packet));
+  }
+}
 
 /** pg's own `query`, every form of it. */
 const pgQuery = Client.prototype.query as unknown as (this: Client, ...args: unknown[]) => unknown;

@@ -47,3 +47,13 @@ export class DomainError extends Error {
     this.name = new.target.name;
   }
 }
+
+/**
+ * The caller went away before its answer (it closed the connection), so the work for it was stopped.
+ * Nobody reads what is sent back; it is not the hub's failure and not logged as one.
+ */
+export class AbandonedError extends DomainError {
+  constructor() {
+    super('unavailable', 'REQUEST.ABANDONED', 'The client closed the connection before the answer.');
+  }
+}

@@ -9,7 +9,7 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, HttpSta
 import type { Request, Response } from 'express';
 import { EntityNotFoundError, QueryFailedError } from 'typeorm';
 import { databaseUnavailable } from '@skillhub/database';
-import { DomainError, httpStatusOf, type Problem } from '@skillhub/errors';
+import { AbandonedError, DomainError, httpStatusOf, type Problem } from '@skillhub/errors';
 import { currentRequestId } from './request-context';
 
 export interface ProblemBody {
@@ -38,14 +38,17 @@ export function errorResponse(exception: unknown): ErrorResponse {
   const retries = problem.status === HttpStatus.TOO_MANY_REQUESTS || problem.status === HttpStatus.SERVICE_UNAVAILABLE;
   if (retries && typeof problem.retry_after === 'number') headers['Retry-After'] = String(problem.retry_after);
   if (problem.status === HttpStatus.UNAUTHORIZED) headers['WWW-Authenticate'] = 'Bearer realm="skill-hub"';
+  // A caller that went away reads nothing and is no failure of the hub's.
   const log: ErrorResponse['log'] =
-    problem.status === HttpStatus.SERVICE_UNAVAILABLE
-      ? { level: 'warn', message: `cannot serve now: ${problem.detail}` }
-      : problem.status >= 500
-        ? { level: 'error', message: 'failed' }
-        : refused
-          ? { level: 'warn', message: 'the database refused a request value' }
-          : null;
+    exception instanceof AbandonedError
+      ? null
+      : problem.status === HttpStatus.SERVICE_UNAVAILABLE
+        ? { level: 'warn', message: `cannot serve now: ${problem.detail}` }
+        : problem.status >= 500
+          ? { level: 'error', message: 'failed' }
+          : refused
+            ? { level: 'warn', message: 'the database refused a request value' }
+            : null;
   return { problem, headers, log };
 }
 

@@ -7,6 +7,7 @@ import { Injectable } from '@nestjs/common';
 import { positionColumns, SkillSearchRepository, type SkillSearchRow } from '@skillhub/database';
 import { DomainError } from '@skillhub/errors';
 import { type CursorValues, DEFAULT_PAGE_SIZE, decodeCursor, encodeCursor, UNPAGED_LIST_CAP } from '@skillhub/search';
+import { currentRequestSignal } from '../common/request-context';
 import { kazmaSkillId } from '../skills/skill-ref';
 import type { ListSkillsQueryDto, SkillSort } from './dto/list-skills.request.dto';
 import type { SkillListItemDto, SkillListResponseDto, StatsResponseDto } from './dto/skill-list.response.dto';
@@ -57,6 +58,7 @@ export class SkillsSearchService {
       sort,
       limit: pageSize,
       start: after ? { after } : { offset },
+      signal: currentRequestSignal(),
     });
     const items = page.rows.map(toItem);
     // The flag appears only on an estimate, so Kazma's shape is unchanged for every exact total.

@@ -22,6 +22,8 @@ import {
   tsqueryConjunctions,
 } from '@skillhub/search';
 import type { SkillFormat } from '@skillhub/skill-formats';
+import { AbandonedError } from '@skillhub/errors';
+import { unlessAbandoned } from '../abandonable';
 import type { CertificationLevel } from '../entities/certification.entity';
 import { CURRENT_POLICY, certifiedNowSql, currentCertificationJoin } from './current-certification';
 import { preparedQuery } from './prepared-query';
@@ -106,6 +108,17 @@ export interface SkillSearch {
   limit: number;
   /** Where the page starts: an offset, or after the position of a sort that has a keyset (`positionColumns`). */
   start: { offset: number } | { after: CursorValues };
+  /** Aborted when the caller goes away: the search stops, its running statement cancelled. */
+  signal?: AbortSignal;
+}
+
+/** What a search's text part builds on: its sort, parameters, filters and offset. */
+interface SearchShape {
+  plan: ReturnType<typeof sortPlan>;
+  params: Params;
+  skillConds: string[];
+  versionConds: string[];
+  offset: number;
 }
 
 export interface SkillSearchRow {
@@ -371,86 +384,93 @@ export class SkillSearchRepository {
     const skillConds = allVersions ? filters.skill : [...filters.skill, LISTED];
     const { start } = query;
     const offset = 'offset' in start ? start.offset : 0;
+    if (query.signal?.aborted) throw new AbandonedError();
     if (!q) return this.page(this.dataSource.manager, query, plan, params, skillConds, versionConds, null, offset);
 
-    // With text, one transaction: its settings choose the plan (SET LOCAL lasts until COMMIT).
-    return this.dataSource.transaction(async (m) => {
-      const parsed = parseSearchQuery(q);
-      // Each query once as text, then a constant of every statement (not a function call per row).
-      const texts = await this.tsqueries(m, parsed);
-      const relevance = query.sort === 'relevance' && !allVersions;
-      const ranked = (walked: Walked, fuzzy: string | null) => {
-        const p = new Params();
-        const candidates = this.ranking(p, parsed, texts, fuzzy, walked.ids);
-        return this.page(m, query, plan, p, [], [], candidates, offset, { matchParams: 0, total: walked.total });
-      };
+    // With text, one transaction: its settings choose the plan (SET LOCAL lasts until COMMIT); it
+    // stops, statement and all, when the caller goes away.
+    const shape: SearchShape = { plan, params, skillConds, versionConds, offset };
+    return this.dataSource.transaction((m) => unlessAbandoned(m, query.signal, () => this.byText(m, query, q, shape)));
+  }
 
-      // Common words: their postings, best first (docs/search.md).
-      const walked = relevance ? await this.walk(m, query, texts.text, parsed, TYPO_FALLBACK_BELOW) : null;
-      if (walked) return ranked(walked, null);
+  private async byText(m: EntityManager, query: SkillSearch, q: string, shape: SearchShape): Promise<SkillSearchPage> {
+    const { allVersions } = query;
+    const { plan, params, skillConds, versionConds, offset } = shape;
+    const parsed = parseSearchQuery(q);
+    // Each query once as text, then a constant of every statement (not a function call per row).
+    const texts = await this.tsqueries(m, parsed);
+    const relevance = query.sort === 'relevance' && !allVersions;
+    const ranked = (walked: Walked, fuzzy: string | null) => {
+      const p = new Params();
+      const candidates = this.ranking(p, parsed, texts, fuzzy, walked.ids);
+      return this.page(m, query, plan, p, [], [], candidates, offset, { matchParams: 0, total: walked.total });
+    };
 
-      // How many match, counted up to the cap through the full-text index alone. The planner
-      // cannot tell a rare word from a common one (a prefix's selectivity is a guess), so the
-      // count, not the planner, picks the plan: every match when they are few, an index order
-      // cut short when they are many. But when the index's bitmap is known to be small (the
-      // planner reads the words' statistics: a phrase or an exclusion of a few words), every
-      // match is read at once and ranked: cutting the static order short would read the
-      // catalogue in search of a rare phrase.
-      const text = `${params.add(texts.text)}::tsquery`;
-      const fullText = `s."search_vector" @@ ${text}`;
-      // A phrase's word pairs: their index finds the documents that can hold it (docs/search.md).
-      // Only the probe reads them: an index order cut short would compute them row by row. Those
-      // documents hold every word of the pairs, so the query is checked on each (as a function,
-      // which no index answers): a BitmapAnd with the words' far larger bitmap only added to it.
-      const pairs = phrasePairs(texts.text);
-      const probing = params.copy();
-      const probed = (
-        pairs === null
-          ? [fullText]
-          : [
-              `search_word_pairs(s."search_vector") @@ ${probing.add(pairs)}::tsquery`,
-              `ts_match_vq(s."search_vector", ${text})`,
-            ]
-      )
-        .concat(skillConds)
-        .join(' AND ');
+    // Common words: their postings, best first (docs/search.md).
+    const walked = relevance ? await this.walk(m, query, texts.text, parsed, TYPO_FALLBACK_BELOW) : null;
+    if (walked) return ranked(walked, null);
+
+    // How many match, counted up to the cap through the full-text index alone. The planner
+    // cannot tell a rare word from a common one (a prefix's selectivity is a guess), so the
+    // count, not the planner, picks the plan: every match when they are few, an index order
+    // cut short when they are many. But when the index's bitmap is known to be small (the
+    // planner reads the words' statistics: a phrase or an exclusion of a few words), every
+    // match is read at once and ranked: cutting the static order short would read the
+    // catalogue in search of a rare phrase.
+    const text = `${params.add(texts.text)}::tsquery`;
+    const fullText = `s."search_vector" @@ ${text}`;
+    // A phrase's word pairs: their index finds the documents that can hold it (docs/search.md).
+    // Only the probe reads them: an index order cut short would compute them row by row. Those
+    // documents hold every word of the pairs, so the query is checked on each (as a function,
+    // which no index answers): a BitmapAnd with the words' far larger bitmap only added to it.
+    const pairs = phrasePairs(texts.text);
+    const probing = params.copy();
+    const probed = (
+      pairs === null
+        ? [fullText]
+        : [
+            `search_word_pairs(s."search_vector") @@ ${probing.add(pairs)}::tsquery`,
+            `ts_match_vq(s."search_vector", ${text})`,
+          ]
+    )
+      .concat(skillConds)
+      .join(' AND ');
+    await m.query(PLAN_BY_INDEX.fullText);
+    const readAll =
+      relevance && (await this.plannedRows(m, `FROM "skills" s WHERE ${probed}`, probing.values)) <= READ_ALL_BELOW;
+    const probe = await this.probe(m, probing, text, probed, parsed.fuzzyWords, parsed.nameWords, readAll);
+    // The probe read every match, or the best by static score of a bitmap read whole.
+    if (probe.ids && probe.fuzzy === null && relevance) {
+      const ids = [...new Set([...probe.ids, ...probe.names])];
+      return ranked({ ids, total: { total: probe.hits, totalIsEstimate: probe.hits > READ_ALL_LIMIT } }, null);
+    }
+    if (probe.fuzzy !== null && relevance) {
+      // A misspelling of a common word: the fallback's words are walked in their turn.
+      const corrected = await this.walk(m, query, probe.corrected!, parsed, 0);
+      if (corrected) return ranked(corrected, probe.fuzzy);
       await m.query(PLAN_BY_INDEX.fullText);
-      const readAll =
-        relevance && (await this.plannedRows(m, `FROM "skills" s WHERE ${probed}`, probing.values)) <= READ_ALL_BELOW;
-      const probe = await this.probe(m, probing, text, probed, parsed.fuzzyWords, parsed.nameWords, readAll);
-      // The probe read every match, or the best by static score of a bitmap read whole.
-      if (probe.ids && probe.fuzzy === null && relevance) {
-        const ids = [...new Set([...probe.ids, ...probe.names])];
-        return ranked({ ids, total: { total: probe.hits, totalIsEstimate: probe.hits > READ_ALL_LIMIT } }, null);
-      }
-      if (probe.fuzzy !== null && relevance) {
-        // A misspelling of a common word: the fallback's words are walked in their turn.
-        const corrected = await this.walk(m, query, probe.corrected!, parsed, 0);
-        if (corrected) return ranked(corrected, probe.fuzzy);
-        await m.query(PLAN_BY_INDEX.fullText);
-      }
-      const fuzzy = probe.fuzzy === null ? null : `${params.add(probe.fuzzy)}::tsquery`;
-      const match = fuzzy ? `s."search_vector" @@ (${text} || ${fuzzy})` : fullText;
-      const matchParams = params.values.length;
-      const many = probe.hits > TOTAL_CAP;
-      if (many) await m.query(PLAN_BY_INDEX.order);
+    }
+    const fuzzy = probe.fuzzy === null ? null : `${params.add(probe.fuzzy)}::tsquery`;
+    const match = fuzzy ? `s."search_vector" @@ (${text} || ${fuzzy})` : fullText;
+    const matchParams = params.values.length;
+    const many = probe.hits > TOTAL_CAP;
+    if (many) await m.query(PLAN_BY_INDEX.order);
 
-      let candidates: string | null = null;
-      if (query.sort === 'relevance') {
-        // Bounded candidates (libs/search, rule 1): every match when there are at most TOTAL_CAP,
-        // else the top of the static order, and of the name matches, each an index order cut short.
-        const branch = (cond: string, limit: number) =>
-          `(SELECT s."id" FROM "skills" s WHERE ${cond}${and(skillConds)}${many ? ' ORDER BY s."static_score" DESC' : ''} LIMIT ${limit})`;
-        const branches = [branch(match, many ? CANDIDATES : TOTAL_CAP)];
-        if (many && probe.names.length) branches.push(`(${idRows(params, probe.names)})`);
-        candidates = this.ranking(params, parsed, texts, probe.fuzzy, branches.join(' UNION '));
-      }
-      // Few and no fallback: the probe counted them all; many: the estimate; else a capped count.
-      const total = many ? 'estimate' : fuzzy ? null : { total: probe.hits, totalIsEstimate: false };
-      return this.page(m, query, plan, params, [match, ...skillConds], versionConds, candidates, offset, {
-        matchParams,
-        total,
-      });
+    let candidates: string | null = null;
+    if (query.sort === 'relevance') {
+      // Bounded candidates (libs/search, rule 1): every match when there are at most TOTAL_CAP,
+      // else the top of the static order, and of the name matches, each an index order cut short.
+      const branch = (cond: string, limit: number) =>
+        `(SELECT s."id" FROM "skills" s WHERE ${cond}${and(skillConds)}${many ? ' ORDER BY s."static_score" DESC' : ''} LIMIT ${limit})`;
+      const branches = [branch(match, many ? CANDIDATES : TOTAL_CAP)];
+      if (many && probe.names.length) branches.push(`(${idRows(params, probe.names)})`);
+      candidates = this.ranking(params, parsed, texts, probe.fuzzy, branches.join(' UNION '));
+    }
+    // Few and no fallback: the probe counted them all; many: the estimate; else a capped count.
+    const total = many ? 'estimate' : fuzzy ? null : { total: probe.hits, totalIsEstimate: false };
+    return this.page(m, query, plan, params, [match, ...skillConds], versionConds, candidates, offset, {
+      matchParams,
+      total,
     });
   }
 
