@@ -1,13 +1,17 @@
 /**
  * `npm start`'s hub as an operator runs it: hub-api (dist/…/main.js) on the embedded database,
  * which runs in a process of its own (libs/database/src/embedded-database.ts). What a user would
- * notice: the data outlives a restart, no database process is left behind however the hub ends,
- * and a hub whose database went away ends too instead of answering 500s.
+ * notice: the data outlives a restart, no database process is left behind however the hub ends, a
+ * database process that died is started again while the hub answers 503, and a disk that fills up
+ * refuses writes with 503 (never 500, never a hang) until room is made, when writes come back on
+ * their own. The full disk is a small tmpfs mounted for the test (root only, as in CI).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writeBundle } from '@skillhub/bundle';
 import { deleteRedisKeys, embeddedHubEnv, freePort, newTestRedisPrefix } from '@skillhub/testing';
 
 const HUB_MAIN = join(__dirname, '..', 'dist/apps/hub-api/src/main.js');
@@ -55,10 +59,10 @@ describe('the embedded database in its own process (npm start)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function startHub(): Promise<Hub> {
+  async function startHub(dataDir = join(dir, 'data')): Promise<Hub> {
     const port = await freePort();
     const child = spawn(process.execPath, [HUB_MAIN], {
-      env: embeddedHubEnv(port, join(dir, 'data'), prefix),
+      env: embeddedHubEnv(port, dataDir, prefix),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     started.push(child);
@@ -117,10 +121,93 @@ describe('the embedded database in its own process (npm start)', () => {
     await until('the database process ended', () => !alive(hub.databasePid));
   });
 
-  it('a hub whose database process died ends, saying why', async () => {
+  it('a database process that died is started again, and the hub serves what it held', async () => {
     const hub = await startHub();
+    const token = readFileSync(join(dir, 'data', 'admin-token'), 'utf8').trim();
     process.kill(hub.databasePid, 'SIGKILL');
-    expect(await hub.exited).toBe(1);
-    expect(hub.output()).toContain('The embedded database ended on its own');
+    await until('the hub says it is starting it again', () => hub.output().includes('starting it again'));
+    await until(
+      'the hub serves again',
+      async () =>
+        (
+          await fetch(`${hub.base}/api/v1/tokens?namespace=acme-labs`, {
+            headers: { authorization: `Bearer ${token}` },
+          }).catch(() => null)
+        )?.status === 200,
+      60_000,
+    );
+    expect(hub.child.exitCode).toBeNull();
+    expect(hub.output()).toContain('The embedded database is back');
+    const children = readFileSync(`/proc/${hub.child.pid}/task/${hub.child.pid}/children`, 'utf8').trim().split(/\s+/);
+    hub.child.kill('SIGTERM');
+    expect(await hub.exited).toBe('SIGTERM');
+    await until('the new database process ended', () => children.every((pid) => !alive(Number(pid))));
   });
+
+  const asRoot = process.getuid?.() === 0;
+  (asRoot ? it : it.skip)(
+    'refuses writes with 503 while its disk is low, and takes them again once room is made',
+    async () => {
+      const disk = join(dir, 'small-disk');
+      mkdirSync(disk);
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=160m', 'tmpfs', disk]);
+      try {
+        const hub = await startHub(join(disk, 'data'));
+        const admin = readFileSync(join(disk, 'data', 'admin-token'), 'utf8').trim();
+        const created = await fetch(`${hub.base}/api/v1/tokens`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ namespace: 'disk-full', scopes: ['publish'] }),
+        });
+        const { token } = (await created.json()) as { token: string };
+        // Each bundle holds a megabyte that does not compress.
+        const publish = (i: number) =>
+          fetch(`${hub.base}/api/v1/skills?version=1.0.0`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/gzip' },
+            body: writeBundle(
+              [
+                {
+                  path: 'SKILL.md',
+                  content: `---\nname: fill-${i}\ndescription: Fills the disk for a test.\n---\n# Fill\n`,
+                },
+                { path: 'data.txt', content: randomBytes(1_000_000).toString('base64') },
+              ],
+              { rootFolder: `fill-${i}` },
+            ),
+          });
+        const refusals: Array<{ status: number; retryAfter: string | null; code: unknown }> = [];
+        let published = 0;
+        for (let i = 0; i < 200 && refusals.length < 3; i++) {
+          const res = await publish(i);
+          if (res.status === 201) published++;
+          else
+            refusals.push({
+              status: res.status,
+              retryAfter: res.headers.get('retry-after'),
+              code: ((await res.json()) as { code?: string }).code,
+            });
+        }
+        expect(published).toBeGreaterThan(0);
+        expect(refusals).toEqual(Array(3).fill({ status: 503, retryAfter: '60', code: 'STORAGE.LOW' }));
+        const ready = await (await fetch(`${hub.base}/api/v1/health/ready`)).json();
+        expect(ready).toMatchObject({ status: 'degraded', database: { status: 'up' }, storage: { status: 'down' } });
+        const listed = async () =>
+          ((await (await fetch(`${hub.base}/api/v1/skills?author=disk-full&per_page=100`)).json()) as { total: number })
+            .total;
+        expect(await listed()).toBe(published);
+
+        // Room made: the same hub takes writes again, with nothing lost.
+        execFileSync('mount', ['-o', 'remount,size=400m', disk]);
+        await until('a publish succeeds again', async () => (await publish(1000)).status === 201, 60_000);
+        expect(await listed()).toBe(published + 1);
+        expect(hub.child.exitCode).toBeNull();
+        hub.child.kill('SIGTERM');
+        expect(await hub.exited).toBe('SIGTERM');
+        await until('the database process ended', () => !alive(hub.databasePid));
+      } finally {
+        execFileSync('umount', ['-l', disk]);
+      }
+    },
+  );
 });

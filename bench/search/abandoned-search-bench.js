@@ -95,6 +95,7 @@ async function main() {
       DATABASE_URL: url,
       REDIS_URL,
       REDIS_PREFIX: prefix,
+      HUB_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
       LOG_LEVEL: 'error',
     });
     const pg = new Client({ connectionString: url });

@@ -8,6 +8,7 @@ import { createLogger, type HubConfig, nestLogger } from '@skillhub/config';
 import { createApiDocument } from './api-document';
 import { accessLog } from './common/access-log.middleware';
 import { answerClientErrors } from './common/client-errors';
+import { DISK_RESERVE, type DiskReserve } from './common/disk-reserve';
 import { HubExpressAdapter } from './common/express-adapter';
 import { refuseDeepJson } from './common/json-depth';
 import { kazmaPathsMiddleware } from './common/kazma-paths.middleware';
@@ -44,6 +45,9 @@ export async function createHubApp(config: HubConfig, database: DatabaseEndpoint
   app.use(accessLog(logger));
   app.use(kazmaPathsMiddleware);
   app.use(refuseMalformedPath);
+  // The embedded database's disk nearly full: writes are refused before their body is read.
+  const disk = app.get<DiskReserve | null>(DISK_RESERVE, { strict: false });
+  if (disk) app.use(disk.refuseWritesWhenLow);
   app.use(json({ limit: JSON_BODY_LIMIT, verify: refuseDeepJson }));
   // A bundle declared over the limit is refused before a byte is read; one that streams past it,
   // by body-parser (413) as it reads.

@@ -7,6 +7,7 @@ import { HubTrustModule } from '@skillhub/trust';
 import { AuthModule } from './auth/auth.module';
 import { BadgesModule } from './badges/badges.module';
 import { CertificationsModule } from './certifications/certifications.module';
+import { DiskReserve } from './common/disk-reserve';
 import { HealthModule } from './health/health.module';
 import { McpRegistryModule } from './mcp-registry/mcp-registry.module';
 import { MetricsModule } from './metrics/metrics.module';
@@ -23,6 +24,8 @@ export interface DatabaseEndpoint {
   embedded: boolean;
   /** Stops the embedded server; called after every module closed its connections. */
   stop?: () => Promise<void>;
+  /** The embedded database's folder on disk (none for one in memory): its free space is kept (disk-reserve.ts). */
+  dataDir?: string;
 }
 
 const DATABASE_ENDPOINT = Symbol('DATABASE_ENDPOINT');
@@ -57,7 +60,9 @@ export class HubApiModule implements OnApplicationShutdown {
         DatabaseModule,
         HubTrustModule,
         AuthModule,
-        HealthModule,
+        HealthModule.forRoot(
+          database.dataDir ? new DiskReserve(database.dataDir, config.HUB_DATA_DIR_RESERVE_MB) : null,
+        ),
         TokensModule,
         CertifierModule.forRoot({ consume: database.embedded }),
         TrustModule,

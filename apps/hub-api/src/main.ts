@@ -10,12 +10,9 @@ async function bootstrap(): Promise<void> {
   const logger = new Logger('hub-api');
   let config = loadConfigOrExit();
 
-  // A hub whose database went away cannot answer: it ends too.
+  // A database that ended on its own is started again; the hub answers 503 meanwhile.
   const embedded = isEmbedded(config)
-    ? await startEmbeddedDatabaseProcess(config.HUB_DATA_DIR, (code) => {
-        logger.error(`The embedded database ended on its own (exit code ${code}); stopping.`);
-        process.exit(1);
-      })
+    ? await startEmbeddedDatabaseProcess(config.HUB_DATA_DIR, (message) => logger.warn(message))
     : null;
   let adminTokenFile: string | null = null;
   if (embedded) {
@@ -33,7 +30,7 @@ async function bootstrap(): Promise<void> {
   const app = await createHubApp(
     config,
     embedded
-      ? { url: embedded.url, embedded: true, stop: () => embedded.stop() }
+      ? { url: embedded.url, embedded: true, stop: () => embedded.stop(), dataDir: config.HUB_DATA_DIR }
       : { url: config.DATABASE_URL!, embedded: false },
   );
   // After the app exists, so that this goes through its logger.

@@ -24,6 +24,11 @@ export const envSchema = z.object({
   /** PostgreSQL server. When unset, hub-api runs on an embedded PGlite under HUB_DATA_DIR. */
   DATABASE_URL: z.url().optional(),
   HUB_DATA_DIR: z.string().min(1).default('.skillhub-data'),
+  /**
+   * Free space the embedded database keeps under HUB_DATA_DIR: below it, writes get 503 until an
+   * operator makes room (PGlite stops answering, rather than failing a write, once its disk is full).
+   */
+  HUB_DATA_DIR_RESERVE_MB: positiveInt.default(64),
 
   /**
    * The certification queue (BullMQ). Required with DATABASE_URL; the embedded default uses it

@@ -1376,6 +1376,8 @@ export interface components {
        * @enum {string}
        */
       status: 'ready' | 'degraded' | 'unavailable';
+      /** @description The embedded database's disk (absent otherwise). Down means writes get 503 until its operator makes room (HUB_DATA_DIR_RESERVE_MB); reads go on. */
+      storage?: components['schemas']['DependencyStateDto'];
     };
     RegisterPublisherKeyRequestDto: {
       /**
@@ -2004,7 +2006,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Ready, or degraded (Redis down, jobs wait in the outbox). */
+      /** @description Ready, or degraded (Redis down, jobs wait in the outbox; or the disk low, writes refused). */
       200: {
         headers: {
           [name: string]: unknown;

@@ -16,6 +16,7 @@ import { OutboxMessage } from '@skillhub/database';
 import { ApiProblems } from '../common/dto/api-problems.decorator';
 import { withTimeout } from '@skillhub/retry';
 import { HUB_VERSION } from '../hub-version';
+import { DISK_RESERVE, type DiskReserve } from '../common/disk-reserve';
 
 class HealthResponseDto {
   @ApiProperty({ enum: ['ok'], example: 'ok' }) status: 'ok';
@@ -38,6 +39,12 @@ class ReadinessResponseDto {
     description: 'Down means publishes still succeed; their jobs wait in the outbox.',
   })
   redis: DependencyStateDto;
+  @ApiPropertyOptional({
+    type: DependencyStateDto,
+    description:
+      "The embedded database's disk (absent otherwise). Down means writes get 503 until its operator makes room (HUB_DATA_DIR_RESERVE_MB); reads go on.",
+  })
+  storage?: DependencyStateDto;
   @ApiProperty({
     type: 'integer',
     nullable: true,
@@ -63,6 +70,7 @@ export class HealthController {
     private readonly relay: OutboxRelay,
     @Inject(PRODUCER_REDIS) private readonly redis: Redis,
     @Inject(HUB_CONFIG) private readonly config: HubConfig,
+    @Inject(DISK_RESERVE) private readonly disk: DiskReserve | null,
   ) {}
 
   @Get()
@@ -77,7 +85,7 @@ export class HealthController {
   @ApiOperation({ summary: 'Readiness: the database and Redis, reported apart. 503 only when the database is down.' })
   @ApiOkResponse({
     type: ReadinessResponseDto,
-    description: 'Ready, or degraded (Redis down, jobs wait in the outbox).',
+    description: 'Ready, or degraded (Redis down, jobs wait in the outbox; or the disk low, writes refused).',
   })
   @ApiServiceUnavailableResponse({ type: ReadinessResponseDto, description: 'The database is down: the same report.' })
   @ApiProblems()
@@ -104,7 +112,16 @@ export class HealthController {
           };
     // Without Redis the embedded default certifies in its own process: nothing is waiting, so nothing is degraded.
     const queue = this.relay.state.transport;
-    const degraded = redis.status === 'down' && queue === 'bullmq';
+    const disk = this.disk?.state();
+    const storage: DependencyStateDto | undefined =
+      disk &&
+      (disk.low
+        ? {
+            status: 'down',
+            detail: `${disk.freeMiB} MiB free, under the ${disk.reserveMiB} MiB kept: writes are refused`,
+          }
+        : { status: 'up' });
+    const degraded = (redis.status === 'down' && queue === 'bullmq') || storage?.status === 'down';
     const status = database.status === 'down' ? 'unavailable' : degraded ? 'degraded' : 'ready';
     res.status(status === 'unavailable' ? 503 : 200);
     return {
@@ -112,6 +129,7 @@ export class HealthController {
       mode: isEmbedded(this.config) ? 'embedded' : 'postgres',
       database,
       redis,
+      ...(storage && { storage }),
       outbox_pending: pending.status === 'fulfilled' ? pending.value : null,
       queue,
     };
