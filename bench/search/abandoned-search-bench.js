@@ -4,7 +4,8 @@
 // BENCH_SECONDS (5); the moment the load stops, one client asks a fresh search, and the time it
 // takes is compared with the same search on the idle hub (the baseline, measured in the same run).
 // Also counted at that moment: the hub's statements still active in PostgreSQL (the backlog).
-// BENCH_ROUNDS (5) rounds. Seeds BENCH_SIZE (100,000) skills of search-corpus.js once into
+// BENCH_ROUNDS (5) rounds, then one of the same load whose clients wait for their answers (the
+// floor: a fresh search waits behind at most 20). Seeds BENCH_SIZE (100,000) skills of search-corpus.js once into
 // `skillhub_bench_abandon_<size>` (kept for the next run; `dropdb` it to reseed) and runs hub-api
 // from BENCH_DIST (default dist) as its own process, so a build from before a change can be run
 // against the same catalogue.
@@ -63,14 +64,14 @@ function request(base, path, abandonMs = Infinity) {
   });
 }
 
-async function load(base) {
+async function load(base, abandonMs) {
   const end = performance.now() + SECONDS * 1000;
   let sent = 0;
   let answered = 0;
   const client = async (k) => {
     for (let i = k; performance.now() < end; i += CONNECTIONS) {
       const { q } = QUERIES[i % QUERIES.length];
-      const { status } = await request(base, `/api/v1/skills?q=${encodeURIComponent(q)}&per_page=20`, ABANDON_MS);
+      const { status } = await request(base, `/api/v1/skills?q=${encodeURIComponent(q)}&per_page=20`, abandonMs);
       sent++;
       if (status !== null) answered++;
     }
@@ -112,8 +113,8 @@ async function main() {
       const idle = [];
       for (let i = 0; i < 20; i++) idle.push((await request(hub.base, FRESH)).ms);
       const rounds = [];
-      for (let r = 0; r < ROUNDS; r++) {
-        const { sent, answered } = await load(hub.base);
+      for (let r = 0; r <= ROUNDS; r++) {
+        const { sent, answered } = await load(hub.base, r < ROUNDS ? ABANDON_MS : Infinity);
         const backlog = await active();
         const after = (await request(hub.base, FRESH)).ms;
         rounds.push({ sent, answered, backlog, after });
@@ -129,11 +130,13 @@ async function main() {
       console.log('|---|---|---|---|---|---|');
       rounds.forEach((r, i) =>
         console.log(
-          `| ${i + 1} | ${r.sent} | ${r.answered} | ${r.backlog} | ${r.after.toFixed(0)} ms | ${(r.after / idleMs).toFixed(1)}× |`,
+          `| ${i < ROUNDS ? i + 1 : 'clients wait'} | ${r.sent} | ${r.answered} | ${r.backlog} | ${r.after.toFixed(0)} ms | ${(r.after / idleMs).toFixed(1)}× |`,
         ),
       );
       console.log(`\nfresh search on the idle hub: median ${idleMs.toFixed(1)} ms (20 runs)`);
-      console.log(`fresh search right after the load: median ${median(rounds.map((r) => r.after)).toFixed(0)} ms`);
+      const abandoned = rounds.slice(0, ROUNDS).map((r) => r.after);
+      console.log(`fresh search right after the abandoning load: median ${median(abandoned).toFixed(0)} ms`);
+      console.log(`fresh search right after the same load, clients waiting: ${rounds[ROUNDS].after.toFixed(0)} ms`);
     } finally {
       await pg.end();
       await hub.stop();

@@ -3,8 +3,9 @@
  * when the client closes the connection before the answer (request-context.ts). Nothing starts for
  * a caller already gone (a request that waited for a pooled connection behind others), and the
  * statement running when it goes is cancelled on the server, so a burst of abandoned searches
- * leaves no backlog behind it. A cancelled connection is closed, never handed to another request:
- * the server may take the cancel after the statement it meant has ended.
+ * leaves no backlog behind it. The connection goes back to the pool once the server has taken the
+ * cancel (a cancel still on its way could stop another request's statement), or is closed if that
+ * is not known.
  */
 import type { EntityManager } from 'typeorm';
 import { AbandonedError } from '@skillhub/errors';
@@ -19,7 +20,8 @@ export async function unlessAbandoned<T>(
   if (!signal) return work();
   if (signal.aborted) throw new AbandonedError();
   const client = (await m.queryRunner!.connect()) as HubPgClient;
-  const cancel = (): void => client.cancelRunning();
+  let cancelled: Promise<boolean> | null = null;
+  const cancel = (): void => void (cancelled = client.cancelRunning());
   signal.addEventListener('abort', cancel, { once: true });
   try {
     const result = await work();
@@ -29,6 +31,6 @@ export async function unlessAbandoned<T>(
     throw signal.aborted ? new AbandonedError() : err;
   } finally {
     signal.removeEventListener('abort', cancel);
-    if (signal.aborted) await client.end().catch(() => undefined);
+    if (cancelled && !(await cancelled)) await client.end().catch(() => undefined);
   }
 }

@@ -20,12 +20,14 @@ export class HubPgClient extends Client {
   /**
    * Asks the server to stop the statement this connection runs now (PostgreSQL's CancelRequest, sent
    * on a short connection of its own, as psql's Ctrl-C does); the statement then fails with 57014.
-   * The request may arrive after the statement ended, so a caller must not hand this connection to
-   * anyone else afterwards. The embedded database ignores it.
+   * Resolves `true` once the server has closed that connection: it has then signalled the backend,
+   * which drops a cancel that finds it idle before it reads its next command, so the connection is
+   * safe to use again. `false` if that is not known (no answer within 5 s): the caller must then not
+   * hand the connection to anyone else. The embedded database ignores the request.
    */
-  cancelRunning(): void {
+  cancelRunning(): Promise<boolean> {
     const { processID, secretKey } = this as unknown as { processID: number | null; secretKey: number | null };
-    if (processID === null || secretKey === null) return;
+    if (processID === null || secretKey === null) return Promise.resolve(false);
     const packet = Buffer.alloc(CANCEL_REQUEST.length);
     packet.writeInt32BE(CANCEL_REQUEST.length, 0);
     packet.writeInt32BE(CANCEL_REQUEST.code, 4);
@@ -34,9 +36,16 @@ export class HubPgClient extends Client {
     const socket = this.host.startsWith('/')
       ? connect(`${this.host}/.s.PGSQL.${this.port}`)
       : connect(this.port, this.host);
-    socket.on('error', () => undefined);
-    socket.setTimeout(5_000, () => socket.destroy());
-    socket.on('connect', () => socket.end(packet));
+    return new Promise((done) => {
+      let failed = false;
+      socket.on('error', () => (failed = true));
+      socket.setTimeout(5_000, () => {
+        failed = true;
+        socket.destroy();
+      });
+      socket.on('connect', () => socket.end(packet));
+      socket.on('close', () => done(!failed));
+    });
   }
 }
 

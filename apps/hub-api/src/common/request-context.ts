@@ -28,8 +28,16 @@ export function requestContextMiddleware(req: Request, res: Response, next: Next
   const requestId = typeof incoming === 'string' && SANE_ID.test(incoming) ? incoming : randomUUID();
   res.setHeader('X-Request-Id', requestId);
   const gone = new AbortController();
-  res.once('close', () => {
+  const abort = (): void => {
     if (!res.writableFinished) gone.abort();
+  };
+  // The client's end of the connection (its FIN) is known before the socket closes: an HTTP/1.1
+  // client that sent it reads no answer (Node's server does not keep such a socket half open).
+  const { socket } = req;
+  socket.once('end', abort);
+  res.once('close', () => {
+    socket.off('end', abort);
+    abort();
   });
   storage.run({ requestId, signal: gone.signal }, next);
 }

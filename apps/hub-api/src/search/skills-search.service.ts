@@ -7,10 +7,17 @@ import { Injectable } from '@nestjs/common';
 import { positionColumns, SkillSearchRepository, type SkillSearchRow } from '@skillhub/database';
 import { DomainError } from '@skillhub/errors';
 import { type CursorValues, DEFAULT_PAGE_SIZE, decodeCursor, encodeCursor, UNPAGED_LIST_CAP } from '@skillhub/search';
+import { AbortableGate } from '../common/abortable-gate';
 import { currentRequestSignal } from '../common/request-context';
 import { kazmaSkillId } from '../skills/skill-ref';
 import type { ListSkillsQueryDto, SkillSort } from './dto/list-skills.request.dto';
 import type { SkillListItemDto, SkillListResponseDto, StatsResponseDto } from './dto/skill-list.response.dto';
+
+/**
+ * Searches run at once: fewer than the pool's connections (PostgreSQL: 10), so other routes keep
+ * some; the rest wait in a line they leave when their client does (common/abortable-gate.ts).
+ */
+const SEARCHES_AT_ONCE = 8;
 
 export class InvalidPagingError extends DomainError {
   constructor(message: string, path: string) {
@@ -20,6 +27,8 @@ export class InvalidPagingError extends DomainError {
 
 @Injectable()
 export class SkillsSearchService {
+  private readonly searches = new AbortableGate(SEARCHES_AT_ONCE);
+
   constructor(private readonly search: SkillSearchRepository) {}
 
   async list(query: ListSkillsQueryDto): Promise<SkillListResponseDto> {
@@ -46,20 +55,23 @@ export class SkillsSearchService {
       else after = values;
     }
 
-    const page = await this.search.search({
-      q,
-      author: query.author,
-      category: query.category,
-      format: query.format,
-      capabilities: query.capabilities,
-      tags: query.tags,
-      certified: query.certified,
-      allVersions: query.all_versions ?? false,
-      sort,
-      limit: pageSize,
-      start: after ? { after } : { offset },
-      signal: currentRequestSignal(),
-    });
+    const signal = currentRequestSignal();
+    const page = await this.searches.run(signal, () =>
+      this.search.search({
+        q,
+        author: query.author,
+        category: query.category,
+        format: query.format,
+        capabilities: query.capabilities,
+        tags: query.tags,
+        certified: query.certified,
+        allVersions: query.all_versions ?? false,
+        sort,
+        limit: pageSize,
+        start: after ? { after } : { offset },
+        signal,
+      }),
+    );
     const items = page.rows.map(toItem);
     // The flag appears only on an estimate, so Kazma's shape is unchanged for every exact total.
     const totals = page.totalIsEstimate
