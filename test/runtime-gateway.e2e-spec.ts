@@ -23,6 +23,7 @@ import {
 import { syntheticMcpServerScript } from '@skillhub/package-probe/testing';
 import { DEFAULT_SANDBOX_LIMITS, sandboxEnforcement } from '@skillhub/sandbox';
 import type { CallAuditRecord } from '../apps/agent-runtime/src/gateway/call-audit-trail';
+import { FileSkillReviews, type SkillReviews } from '../apps/agent-runtime/src/gateway/skill-reviews';
 import { Gateway } from '../apps/agent-runtime/src/gateway/gateway';
 import { serveGatewayHttp } from '../apps/agent-runtime/src/gateway/gateway-http';
 import { MemoryToolPins } from '../apps/agent-runtime/src/gateway/testing/memory-tool-pins';
@@ -482,6 +483,7 @@ describe('gateway over real MCP servers', () => {
       upstream: 'files',
       tool,
       governance: { tiers: [], effect: null, presets: {} },
+      review: null,
       call: readCallPolicy(undefined, 15_000),
       audit: DEFAULT_AUDIT_POLICY,
       outputs: null,
@@ -489,7 +491,11 @@ describe('gateway over real MCP servers', () => {
     });
     const readonly = { tier: 'readonly' as const, setBy: 'operator' as const, where: 'the runtime config' };
 
-    async function connectSkills(tools: PlannedSkillTool[], audited: CallAuditRecord[] = []) {
+    async function connectSkills(
+      tools: PlannedSkillTool[],
+      audited: CallAuditRecord[] = [],
+      { reviews, answer = 'accept' }: { reviews?: SkillReviews; answer?: 'accept' | 'decline' } = {},
+    ) {
       const gateway = new Gateway(
         upstreams,
         {
@@ -498,6 +504,7 @@ describe('gateway over real MCP servers', () => {
           pins: new MemoryToolPins(),
           warn: (message) => warnings.push(message),
           audit: { record: (entry) => audited.push(entry) },
+          reviews,
         },
         { tools },
       );
@@ -505,7 +512,7 @@ describe('gateway over real MCP servers', () => {
       const asked: string[] = [];
       client.setRequestHandler(ElicitRequestSchema, (req) => {
         asked.push(String(req.params.message));
-        return { action: 'accept', content: { approve: true } };
+        return answer === 'accept' ? { action: 'accept', content: { approve: true } } : { action: 'decline' };
       });
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
       await gateway.createServer().connect(serverSide);
@@ -531,6 +538,37 @@ describe('gateway over real MCP servers', () => {
       expect(text(await call(client, 'mcp__read-notes__read_text_file', { path: '/etc/hostname' }))).toContain(
         'preset by the skill',
       );
+    });
+
+    it('asks a human before the first call of a skill a swarm authored, and not once it was approved, across restarts', async () => {
+      const notes = join(folder, 'swarm-notes.txt');
+      writeFileSync(notes, 'written by a person');
+      const file = join(folder, 'trust', 'reviewed-skills.json');
+      const swarmAuthored = skillTool('swarm-notes', 'read_text_file', {
+        governance: { tiers: [], effect: null, presets: { path: notes } },
+        review: 'acme/swarm-notes@1.0.0 was authored by a swarm and no human has reviewed it yet',
+      });
+      const declining = await connectSkills([swarmAuthored], [], {
+        reviews: new FileSkillReviews(file),
+        answer: 'decline',
+      });
+      const refused = await call(declining.client, 'mcp__swarm-notes__read_text_file', {});
+      expect(refused.isError).toBe(true);
+      expect(text(refused)).toContain('review: acme/swarm-notes@1.0.0 was authored by a swarm');
+      expect(declining.asked).toHaveLength(1);
+
+      const { client, asked } = await connectSkills([swarmAuthored], [], { reviews: new FileSkillReviews(file) });
+      expect(text(await call(client, 'mcp__swarm-notes__read_text_file', {}))).toContain('written by a person');
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toContain('no human has reviewed it yet');
+      expect(text(await call(client, 'mcp__swarm-notes__read_text_file', {}))).toContain('written by a person');
+      expect(asked).toHaveLength(1);
+      expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')).reviewed)).toEqual(['acme/swarm-notes@1.0.0']);
+
+      // Another start of the runtime reads the review back: nothing is asked.
+      const again = await connectSkills([swarmAuthored], [], { reviews: new FileSkillReviews(file) });
+      expect(text(await call(again.client, 'mcp__swarm-notes__read_text_file', {}))).toContain('written by a person');
+      expect(again.asked).toEqual([]);
     });
 
     it('keeps a readonly skill from writing, though the client would approve, while the server itself asks', async () => {

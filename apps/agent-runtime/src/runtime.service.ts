@@ -19,6 +19,7 @@ import { Gateway } from './gateway/gateway';
 import { serveGatewayHttp, type GatewayHttpServer } from './gateway/gateway-http';
 import type { ServeOverStdio } from './gateway/gateway-stdio';
 import { gatewayToken } from './gateway/gateway-token';
+import { FileSkillReviews } from './gateway/skill-reviews';
 import { FileToolPins } from './gateway/tool-pins';
 import { type SkillExposure, skillExposure } from './install/skill-exposure';
 import { type ComposedParts, composedPrompt, type OfferedSkill, type SkillPrompt } from './install/skill-prompts';
@@ -80,6 +81,7 @@ export class RuntimeService implements OnApplicationBootstrap, OnApplicationShut
       pins,
       warn,
       audit: new FileAuditTrail<CallAuditRecord>(join(stateDir, 'audit', 'calls.jsonl'), warn),
+      reviews: new FileSkillReviews(join(stateDir, 'trust', 'reviewed-skills.json')),
     });
     // The gateway answers at once and serves what is ready; clients are told as servers come up.
     await this.serveGateway(gateway, runtime, stateDir);

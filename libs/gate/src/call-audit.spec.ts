@@ -5,6 +5,16 @@ describe('readAuditPolicy: what a SwarmKit skill asks its audit trail to keep', 
     expect(readAuditPolicy(undefined, undefined)).toEqual({ ...DEFAULT_AUDIT_POLICY, redact: [], problems: [] });
   });
 
+  it("takes SwarmKit's defaults by category when the skill says nothing: a decision's outputs in full, none of a persistence's", () => {
+    expect(readAuditPolicy(undefined, undefined, 'decision')).toMatchObject({ inputs: 'summary', outputs: 'full' });
+    expect(readAuditPolicy(undefined, undefined, 'persistence')).toMatchObject({ inputs: 'summary', outputs: 'none' });
+    expect(readAuditPolicy(undefined, undefined, 'capability')).toMatchObject({
+      inputs: 'summary',
+      outputs: 'summary',
+    });
+    expect(readAuditPolicy({ log_outputs: 'summary' }, undefined, 'decision').outputs).toBe('summary');
+  });
+
   it('reads the levels, the redact paths and max_latency_ms', () => {
     const policy = readAuditPolicy(
       { log_inputs: 'full', log_outputs: 'none', redact: ['$.password', '$.items[*].secret'] },

@@ -1,9 +1,11 @@
 /**
  * What the runtime's audit trail records of one tool call, from SwarmKit's `audit` block and
  * `constraints.max_latency_ms`:
- *   - `audit.log_inputs` / `audit.log_outputs`: `full` records the value, `summary` (the default,
- *     also for servers no skill governs) only its shape (argument names and sizes, result parts
- *     and sizes), `none` nothing;
+ *   - `audit.log_inputs` / `audit.log_outputs`: `full` records the value, `summary` only its shape
+ *     (argument names and sizes, result parts and sizes), `none` nothing. Unset, SwarmKit's default
+ *     for the skill's category: a summary, but a decision's outputs in full (its verdict and
+ *     reasoning are what an audit is for) and none of a persistence skill's (the write is the
+ *     event); a summary for servers no skill governs;
  *   - `audit.redact`: paths such as `$.password`, `$.user.token` or `$.items[*].secret` whose
  *     values a full record replaces with "[redacted]". Whatever the skill says, values under keys
  *     that name a secret (password, token, api_key, authorization…) are redacted too, and a path
@@ -45,12 +47,19 @@ export const DEFAULT_AUDIT_POLICY: AuditPolicy = Object.freeze({
   problems: [],
 }) as AuditPolicy;
 
-/** A skill's `audit` and `constraints` as its manifest gives them (read defensively). */
-export function readAuditPolicy(audit: unknown, constraints: unknown): AuditPolicy {
+/** SwarmKit's defaults by skill category (its human-interaction model); a summary otherwise. */
+const CATEGORY_DEFAULTS: Readonly<Record<string, { inputs: AuditLevel; outputs: AuditLevel }>> = {
+  decision: { inputs: 'summary', outputs: 'full' },
+  persistence: { inputs: 'summary', outputs: 'none' },
+};
+
+/** A skill's `audit` and `constraints` as its manifest gives them (read defensively), and its category. */
+export function readAuditPolicy(audit: unknown, constraints: unknown, category: string | null = null): AuditPolicy {
   const given = record(audit);
   const problems: string[] = [];
-  let inputs = level(given.log_inputs);
-  let outputs = level(given.log_outputs);
+  const defaults = (category !== null && CATEGORY_DEFAULTS[category]) || DEFAULT_AUDIT_POLICY;
+  let inputs = level(given.log_inputs, defaults.inputs);
+  let outputs = level(given.log_outputs, defaults.outputs);
   const redact: Step[][] = [];
   for (const path of Array.isArray(given.redact) ? given.redact : []) {
     const steps = typeof path === 'string' ? parseRedactPath(path) : null;
@@ -144,8 +153,8 @@ function jsonBytes(value: unknown): number {
   }
 }
 
-const level = (value: unknown): AuditLevel =>
-  (AUDIT_LEVELS as readonly unknown[]).includes(value) ? (value as AuditLevel) : 'summary';
+const level = (value: unknown, otherwise: AuditLevel): AuditLevel =>
+  (AUDIT_LEVELS as readonly unknown[]).includes(value) ? (value as AuditLevel) : otherwise;
 
 const record = (value: unknown): Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};

@@ -122,6 +122,20 @@ describe('decideToolCall: approvals', () => {
     expect(decideToolCall(input({ preApproval: other })).verdict).toBe('needs_approval');
     expect(reasonsOf({ preApproval: server })).toContain('pre-approval pattern "mcp__fs__*"');
   });
+
+  it('asks a human for every call of a skill awaiting review, even a safe one, pre-approved, on a trusted server', () => {
+    const governance = { review: 'acme/x@1.0.0 was authored by a swarm and no human has reviewed it yet' };
+    const awaiting = input({
+      toolName: 'mcp__fs__read_file',
+      server: { name: 'fs', trust: 'trusted' },
+      preApproval: createPreApprovalPolicy({ allow: ['mcp__fs__*'] }),
+      governance,
+    });
+    expect(decideToolCall(awaiting).verdict).toBe('needs_approval');
+    expect(decideToolCall(awaiting).reasons.join('\n')).toContain('review: acme/x@1.0.0 was authored by a swarm');
+    expect(decideToolCall({ ...awaiting, approval: { granted: true } }).verdict).toBe('allow');
+    expect(decideToolCall({ ...awaiting, governance: { review: null } }).verdict).toBe('allow');
+  });
 });
 
 describe('decideToolCall: the one-shot approval flag', () => {

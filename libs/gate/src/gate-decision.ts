@@ -99,6 +99,11 @@ export interface ToolGovernance {
   effect?: ToolEffect | null;
   /** Arguments the skill fixes: merged into every call, never the caller's to change. */
   presets?: Readonly<Record<string, unknown>> | null;
+  /**
+   * Why a human must approve this call before it runs, whatever trust and pre-approvals say: a
+   * skill a swarm authored that no human has reviewed yet (SwarmKit locks it until then). Null: none.
+   */
+  review?: string | null;
 }
 
 export interface GateDecision {
@@ -219,6 +224,18 @@ function evaluate(input: GateInput): GateDecision {
       'deny',
       classification,
       `tier: readonly (set by ${escaped(tiers.readonly.where)}): ${quote(rawTool)} ${what}, so it is refused whatever approval is given`,
+    );
+  }
+
+  if (governance.review) {
+    const review = `review: ${escaped(governance.review)}`;
+    if (isGranted(input.approval)) {
+      return decide('allow', classification, `verdict: allowed by the approval granted for this call (${review})`);
+    }
+    return decide(
+      'needs_approval',
+      classification,
+      `verdict: ${review}: a human approves it before it runs; pre-approvals and trust do not count`,
     );
   }
 

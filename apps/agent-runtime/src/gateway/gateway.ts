@@ -55,6 +55,7 @@ import type { SkillPrompt } from '../install/skill-prompts';
 import type { PlannedSkillTool } from '../mcp/server-plan';
 import type { UpstreamServer } from '../mcp/upstream-server';
 import type { CallAuditTrail } from './call-audit-trail';
+import type { SkillReviews } from './skill-reviews';
 import { type EscalationAnswer, governedCall } from './governed-call';
 import type { ToolPins } from './tool-pins';
 
@@ -95,6 +96,8 @@ export interface GatewayPolicy {
   warn?: (message: string) => void;
   /** Where every call is recorded (call-audit-trail.ts). */
   audit?: CallAuditTrail;
+  /** Skills a human reviewed (skill-reviews.ts); without it, a skill that awaits review asks at every call. */
+  reviews?: SkillReviews;
 }
 
 const refusal = (decision: GateDecision, why: string): CallToolResult => ({
@@ -303,6 +306,10 @@ export class Gateway {
       const why = decision.verdict === 'deny' ? 'denied' : 'approval needed and not given';
       return { decision, approval, ran: false, result: refusal(decision, why), route };
     }
+    // A human approved a call of a skill that awaited its first review: it is reviewed from now on.
+    if (approval === 'granted' && route.governance?.review && route.skill) {
+      this.policy.reviews?.record(route.skill.certifiedAs);
+    }
     const { upstream, tool, skill } = route;
     const result = skill
       ? await governedCall(name, skill.call, skill.outputs, {
@@ -323,7 +330,14 @@ export class Gateway {
     const entry = this.skillTools.find(({ tool }) => tool.namespace === parsed.server && tool.tool === parsed.tool);
     if (entry) {
       const { tool: skill, upstream } = entry;
-      return { upstream, tool: skill.tool, namespace: skill.namespace, governance: skill.governance, skill };
+      const review = skill.review !== null && !this.policy.reviews?.has(skill.certifiedAs) ? skill.review : null;
+      return {
+        upstream,
+        tool: skill.tool,
+        namespace: skill.namespace,
+        governance: { ...skill.governance, review },
+        skill,
+      };
     }
     const upstream = this.upstreams.find((u) => u.name === parsed.server && offersAll(u));
     if (!upstream) return null;

@@ -35,7 +35,13 @@ export interface SkillToolSpec {
   ownServer: boolean;
   /** The server's own name for the tool. */
   tool: string;
-  governance: Required<ToolGovernance>;
+  /** Its tiers, effect and presets; `review` is the gateway's to set (it knows what was reviewed). */
+  governance: Required<Omit<ToolGovernance, 'review'>>;
+  /**
+   * Why its calls wait for a human until one approves one (a skill a swarm authored: SwarmKit's
+   * `provenance.authored_by: authored_by_swarm`, locked until its first human review); null: never.
+   */
+  review: string | null;
   call: CallPolicy;
   /** What the audit trail keeps of each call (`audit`, `constraints.max_latency_ms`). */
   audit: AuditPolicy;
@@ -106,8 +112,12 @@ export function skillTools(
       ownServer,
       tool: use.tool,
       governance: { tiers, effect, presets: use.arguments },
+      review:
+        record(manifest.provenance).authored_by === 'authored_by_swarm'
+          ? `${certifiedAs} was authored by a swarm and no human has reviewed it yet`
+          : null,
       call: readCallPolicy(manifest.constraints, context.callTimeoutMs),
-      audit: readAuditPolicy(manifest.audit, manifest.constraints),
+      audit: readAuditPolicy(manifest.audit, manifest.constraints, skill.skill.category),
       outputs,
     });
   }

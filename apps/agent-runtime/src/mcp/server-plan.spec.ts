@@ -43,6 +43,7 @@ const swarmkit = (certifiedAs: string, tool: string, on: string | [string, strin
     description: base.description,
     server: own ? on[0] : on,
     ownServer: own,
+    review: null,
     tool,
     governance: { tiers: [], effect: null, presets: {} },
     call: readCallPolicy(undefined, 60_000),
