@@ -1,7 +1,7 @@
 import type { CertificateStatement, CertifiedServer } from '@skillhub/signing';
 import type { McpServerRef, NormalizedSkill } from '@skillhub/skill-formats';
 import type { SecretValue } from '../config/runtime-secrets';
-import { type ExposureContext, skillServers } from './skill-exposure';
+import { type ExposureContext, skillExposure, skillServers } from './skill-exposure';
 import type { VerifiedSkill } from './verified-skill';
 
 const INTEGRITY = `sha512-${Buffer.alloc(64, 1).toString('base64')}`;
@@ -148,5 +148,24 @@ describe('skillServers', () => {
 
     expect(shared[0]).toBe(shared[1]);
     expect(own[0]).not.toBe(own[1]);
+  });
+});
+
+describe('skillExposure of the SwarmKit skills the runtime does not serve', () => {
+  it.each([
+    ['command', /command pack.*does not run command packs yet/],
+    ['agent', /another agent.*serves no agents/],
+  ])('says why a %s skill offers nothing', (type, why) => {
+    const swarmkit = skill([]);
+    swarmkit.skill = {
+      ...swarmkit.skill,
+      format: 'swarmkit',
+      name: 'ask',
+      scopes: [],
+      manifest: { implementation: { type } },
+    } as NormalizedSkill;
+    const exposure = skillExposure(swarmkit, context());
+    expect(exposure.withheld).toMatch(why);
+    expect([exposure.tools, exposure.prompts, exposure.servers]).toEqual([[], [], []]);
   });
 });

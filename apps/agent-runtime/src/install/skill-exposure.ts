@@ -21,6 +21,7 @@ import { type CertifiedLaunch, certifiedLaunch, isInsideFolder } from './certifi
 import { type ComposedParts, composedParts, type SkillPrompt, skillPrompts } from './skill-prompts';
 import { type SkillToolSpec, skillTools } from './skill-tools';
 import type { VerifiedSkill } from './verified-skill';
+import { record } from './manifest-record';
 
 /** A server of a skill, as its certificate lets it start. */
 export interface SkillServer {
@@ -80,6 +81,14 @@ export interface ExposureContext {
 
 const NO_GRANT: SkillGrant = { network: false, secrets: [], scopes: [] };
 
+/** SwarmKit implementation types this runtime installs but does not serve, and why, said at start. */
+const NOT_SERVED: Readonly<Record<string, string>> = {
+  command:
+    'a SwarmKit command skill runs a command of its workspace command pack; this runtime does not run command packs yet, so it offers nothing',
+  agent:
+    'a SwarmKit agent skill hands its work to another agent (a topology, or an A2A agent card); this runtime serves no agents, so it offers nothing',
+};
+
 export function skillExposure(skill: VerifiedSkill, context: ExposureContext): SkillExposure {
   const grant = context.grants[skill.ref] ?? NO_GRANT;
   const operatorTier: TierSetting | null = grant.permission
@@ -100,6 +109,11 @@ export function skillExposure(skill: VerifiedSkill, context: ExposureContext): S
     refusedTools: [],
     withheld: null,
   };
+  const notServed = NOT_SERVED[String(record(skill.skill.manifest.implementation).type)];
+  if (skill.skill.format === 'swarmkit' && notServed) {
+    exposure.withheld = notServed;
+    return exposure;
+  }
   const missing = missingScopes(skill.skill.scopes, grant.scopes);
   if (missing.length > 0) {
     const list = missing.join(', ');

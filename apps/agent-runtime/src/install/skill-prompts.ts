@@ -12,6 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { VerifiedSkill } from './verified-skill';
+import { record } from './manifest-record';
 
 export interface PromptArgument {
   name: string;
@@ -145,6 +146,3 @@ function promptArguments(skill: VerifiedSkill): PromptArgument[] {
     };
   });
 }
-
-const record = (value: unknown): Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};

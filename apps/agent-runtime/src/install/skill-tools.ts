@@ -19,6 +19,7 @@ import {
 } from '@skillhub/gate';
 import type { VerifiedSkill } from './verified-skill';
 import { declaredToolGate } from './workspace-declarations';
+import { record } from './manifest-record';
 
 /** A skill's tool before the runtime places it (see ServerPlanner). */
 export interface SkillToolSpec {
@@ -123,6 +124,3 @@ export function skillTools(
   }
   return { tools, refused };
 }
-
-const record = (value: unknown): Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};

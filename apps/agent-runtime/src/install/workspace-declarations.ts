@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PERMISSION_TIERS, type PermissionTier, TOOL_EFFECTS, type ToolEffect } from '@skillhub/gate';
 import { parse } from 'yaml';
+import { record } from './manifest-record';
 
 export interface DeclaredToolGate {
   /** The tool's override, else the server's tier; null: none declared. */
@@ -59,6 +60,3 @@ export function declaredToolGate(
     },
   };
 }
-
-const record = (value: unknown): Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
