@@ -155,10 +155,14 @@ describe('skillhub journeys (npm habits)', () => {
     writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('version: 0.1.0', 'version: 0.1.1'));
     expect((await cli(['sign', dir], { KAZMA_SECRET })).code).toBe(0);
     expect((await json(['publish', dir, '--wait', '--timeout', '30'])).certification.status).toBe('certified');
-    expect(await json(['outdated', '--dir', home])).toEqual([
+    // Something outdated exits 1, as npm's outdated does.
+    const outdated = await cli(['outdated', '--dir', home, '--json']);
+    expect(outdated.code).toBe(1);
+    expect(JSON.parse(outdated.stdout)).toEqual([
       { skill: ref, range: '^0.1.0', current: '0.1.0', wanted: '0.1.1', latest: '0.1.1' },
     ]);
     const outdatedTable = await cli(['outdated', '--dir', home]);
+    expect(outdatedTable.code).toBe(1);
     expect(outdatedTable.stdout).toMatch(new RegExp(`^${ref} +0\\.1\\.0 +0\\.1\\.1 +0\\.1\\.1 +\\^0\\.1\\.0$`, 'm'));
     expect(await json(['update', ...where], { KAZMA_SECRET })).toEqual([{ skill: ref, from: '0.1.0', to: '0.1.1' }]);
     expect(readJson(lockPath).skills[ref]).toMatchObject({ range: '^0.1.0', version: '0.1.1' });
@@ -290,7 +294,7 @@ describe('skillhub journeys (npm habits)', () => {
   it('logout forgets the token for this hub, and a loose config file is refused', async () => {
     expect(await json(['logout'])).toEqual({ hub: hub.baseUrl, revoked: null });
     const whoami = await cli(['whoami']);
-    expect(whoami.code).toBe(2);
+    expect(whoami.code).toBe(1); // as npm's ENEEDAUTH
     expect(whoami.stderr).toMatch(/^hint: Run skillhub login/m);
     const config = join(work, '.config', 'skillhub', 'config.json');
     expect(readJson(config).hubs).toEqual({});

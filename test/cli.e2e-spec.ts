@@ -213,7 +213,7 @@ describe('skillhub CLI', () => {
     writeFileSync(manifest, readFileSync(manifest, 'utf8').replace(/^name: .*$/m, 'name: weather-news'));
     expect((await run(['publish', skill])).code).toBe(0);
     // The hub refuses hidden text in a manifest; a lifecycle message and a token's name are stored as written.
-    expect((await run(['deprecate', `${ns}/weather-news@1.0.0`, '--message', hostile])).code).toBe(0);
+    expect((await run(['deprecate', `${ns}/weather-news@1.0.0`, '--message', hostile, '--yes'])).code).toBe(0);
     const named = await run(['tokens', 'create', '--namespace', ns, '--name', hostile.slice(0, 100)], {
       SKILLHUB_TOKEN: await hub.token(ns, ['publish', 'tokens']),
     });
@@ -299,13 +299,26 @@ describe('skillhub CLI', () => {
     expect((await run(['status', '00000000-0000-4000-8000-000000000000'])).code).toBe(3);
   });
 
-  it('deprecates, revokes and yanks a version; the badge follows', async () => {
-    const deprecate = await run(['deprecate', `${ns}/weather@1.0.0`, '--message', 'use 2.x', '--json']);
+  it('deprecates, revokes and yanks a version, each only with a yes; the badge follows', async () => {
+    // No terminal to ask: without --yes nothing changes, and the error is JSON under --json.
+    const unconfirmed = await run(['deprecate', `${ns}/weather@1.0.0`, '--message', 'use 2.x', '--json']);
+    expect(unconfirmed.code).toBe(2);
+    expect(JSON.parse(unconfirmed.stdout)).toEqual({
+      error: {
+        code: 2,
+        summary: `Deprecate ${ns}/weather@1.0.0? needs a yes`,
+        detail: 'Pass --yes to confirm: there is no terminal to ask.',
+      },
+    });
+    expect(JSON.parse((await run(['info', `${ns}/weather@1.0.0`, '--json'])).stdout).status).toBe('active');
+
+    const deprecate = await run(['deprecate', `${ns}/weather@1.0.0`, '--message', 'use 2.x', '--json', '--yes']);
     expect(deprecate.code).toBe(0);
     expect(JSON.parse(deprecate.stdout)).toMatchObject({ status: 'deprecated', status_message: 'use 2.x' });
 
-    expect((await run(['revoke', `${ns}/weather@1.0.0`])).code).toBe(2); // --reason is required
-    const revoke = await run(['revoke', `${ns}/weather@1.0.0`, '--reason', 'leaked credentials', '--json']);
+    expect((await run(['revoke', `${ns}/weather@1.0.0`, '--yes'])).code).toBe(2); // --reason is required
+    expect((await run(['revoke', `${ns}/weather@1.0.0`, '--reason', 'leaked credentials'])).code).toBe(2); // no yes
+    const revoke = await run(['revoke', `${ns}/weather@1.0.0`, '--reason', 'leaked credentials', '--json', '-y']);
     expect(revoke.code).toBe(0);
     expect(JSON.parse(revoke.stdout)).toMatchObject({ kind: 'revocation' });
     expect(JSON.parse((await run(['badge', `${ns}/weather@1.0.0`, '--json'])).stdout).status).toBe('revoked');
@@ -314,11 +327,11 @@ describe('skillhub CLI', () => {
     expect(verify.code).toBe(4);
     expect(verify.stderr).toContain(`refused: revoked: ${ns}/weather@1.0.0 was revoked`);
 
-    const yank = await run(['yank', `${ns}/weather@1.0.0`, '--json']);
+    const yank = await run(['yank', `${ns}/weather@1.0.0`, '--json', '--yes']);
     expect(yank.code).toBe(0);
     expect(JSON.parse(yank.stdout).status).toBe('yanked');
-    expect((await run(['yank', `${ns}/weather`])).code).toBe(2); // a version is required
-    expect((await run(['yank', `${ns}/weather@1.0.0`], { SKILLHUB_TOKEN: '' })).code).toBe(2); // no token
+    expect((await run(['yank', `${ns}/weather`, '--yes'])).code).toBe(2); // a version is required
+    expect((await run(['yank', `${ns}/weather@1.0.0`, '--yes'], { SKILLHUB_TOKEN: '' })).code).toBe(1); // no token, as npm's
   });
 
   it('creates, lists and revokes tokens; a new secret is shown once and never listed', async () => {

@@ -38,7 +38,7 @@ describe('cli context', () => {
     const cmd = new Command('x');
     expect(ctx.client(cmd).baseUrl).toBe('http://127.0.0.1:3000');
     expect(() => ctx.client(cmd, true)).toThrow(
-      expect.objectContaining({ exitCode: EXIT.usage, hint: expect.stringContaining('SKILLHUB_TOKEN') }),
+      expect.objectContaining({ exitCode: EXIT.other, hint: expect.stringContaining('SKILLHUB_TOKEN') }),
     );
   });
 });

@@ -6,9 +6,10 @@
 import type { Command } from 'commander';
 import { HubClient } from '@skillhub/hub-client';
 import { resolveHubUrl, resolveToken } from './config';
-import { CliError, EXIT } from './exit-codes';
+import { CliError, EXIT, type ExitCode } from './exit-codes';
 import { colorEnabled, painter, terminalJson, type Painter, type TerminalText } from './format';
 import { Progress } from './progress';
+import { confirm } from './confirm';
 import { readSecret, type SecretStdin } from './secret-input';
 
 export interface CliIo {
@@ -28,6 +29,8 @@ export interface CliContext {
   env: NodeJS.ProcessEnv;
   /** A secret from stdin (piped, or typed at a prompt that does not echo): never from argv. */
   readSecret(what: string, pipedOnly?: boolean): Promise<string>;
+  /** Goes on when `yes`, or when the user types y at the terminal; otherwise throws (confirm.ts). */
+  confirm(question: string, yes: boolean | undefined): Promise<void>;
   paint: Painter;
   progress: Progress;
   /** Removes the token from any text. */
@@ -42,6 +45,9 @@ export interface CliContext {
    */
   client(cmd: Command, needsToken?: boolean, token?: string): HubClient;
   statusColour(status: string): TerminalText;
+  /** What the command found asks for a non-zero exit with no error (npm's `outdated`): set, then read by main. */
+  setExitCode(code: ExitCode): void;
+  exitCode(): ExitCode;
 }
 
 const REDACTED = '[redacted]';
@@ -53,9 +59,20 @@ export function createContext(io: CliIo): CliContext {
   const progress = new Progress(io.stderr, redact);
   const paint = painter(colorEnabled(io.stdout, env));
   const globals = (cmd: Command): GlobalOptions => cmd.optsWithGlobals() as GlobalOptions;
+  let exitCode: ExitCode = EXIT.ok;
   return {
+    setExitCode: (code) => void (exitCode = code),
+    exitCode: () => exitCode,
     env,
-    readSecret: (what, pipedOnly) => readSecret(io.stdin, io.stderr, what, pipedOnly),
+    readSecret: (what, pipedOnly) => {
+      progress.done();
+      return readSecret(io.stdin, io.stderr, what, pipedOnly);
+    },
+    confirm: async (question, yes) => {
+      if (yes) return;
+      progress.done();
+      await confirm(io.stdin, io.stderr, redact(question));
+    },
     paint,
     progress,
     redact,
@@ -69,7 +86,8 @@ export function createContext(io: CliIo): CliContext {
       const token = given ?? resolveToken(env, baseUrl);
       secretToken = token;
       if (needsToken && token === undefined) {
-        throw new CliError('no token', EXIT.usage, `Run skillhub login (for ${baseUrl}), or set SKILLHUB_TOKEN.`);
+        // npm's ENEEDAUTH: exit 1, not a usage error.
+        throw new CliError('no token', EXIT.other, `Run skillhub login (for ${baseUrl}), or set SKILLHUB_TOKEN.`);
       }
       return new HubClient({
         baseUrl,

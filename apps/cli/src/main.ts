@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 /**
  * `skillhub`: the hub from the terminal. Tables on a terminal, `--json` for scripts; errors are
- * one line plus a hint, with exit codes 2 (usage), 3 (not found), 4 (refused / not certified),
- * 5 (network), 1 (anything else). The token is never printed.
+ * one line plus a hint on stderr (with `--json`, npm's `{"error": {"code", "summary", "detail"}}`
+ * on stdout), with exit codes 2 (usage), 3 (not found), 4 (refused / not certified), 5 (network),
+ * 1 (anything else, a missing token, and `outdated` finding something, as npm's). The token is
+ * never printed.
  */
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
@@ -15,7 +17,7 @@ import { localCommands } from './commands/local';
 import { publishingCommands } from './commands/publishing';
 import { tokensCommands } from './commands/tokens';
 import { EXIT, toCliError } from './exit-codes';
-import { block, oneLine } from './format';
+import { block, oneLine, type TerminalText, terminalJson } from './format';
 
 /** The version of the workspace package apps/cli, found through the link npm made for it (from src/ and dist/ alike). */
 const VERSION = (JSON.parse(readFileSync(require.resolve('@skillhub/cli/package.json'), 'utf8')) as { version: string })
@@ -57,23 +59,34 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     io.stdout.write(`${VERSION}\n`);
     return EXIT.ok;
   }
+  // Read before parsing, so a usage error is answered in JSON too.
+  const json = argv.includes('--json');
+  const fail = (
+    code: number,
+    summary: string,
+    detail: string | undefined,
+    format: (text: string) => TerminalText = oneLine,
+  ): number => {
+    if (json) io.stdout.write(`${redact(terminalJson({ error: { code, summary, detail: detail ?? null } }))}\n`);
+    else {
+      report(format(`error: ${summary}`).text);
+      if (detail) report(oneLine(`hint: ${detail}`).text);
+    }
+    return code;
+  };
   try {
     await program.parseAsync([...argv], { from: 'user' });
     progress.done();
-    return EXIT.ok;
+    return ctx.exitCode();
   } catch (err) {
     progress.done();
     if (err instanceof CommanderError) {
       // --help and --version end here too, with code 0.
       if (err.exitCode === 0) return EXIT.ok;
-      report(block(`error: ${err.message.replace(/^error: /, '')}`).text);
-      report('hint: run skillhub --help');
-      return EXIT.usage;
+      return fail(EXIT.usage, err.message.replace(/^error: /, ''), 'run skillhub --help', block);
     }
     const failure = toCliError(err);
-    report(oneLine(`error: ${failure.message}`).text);
-    if (failure.hint) report(oneLine(`hint: ${failure.hint}`).text);
-    return failure.exitCode;
+    return fail(failure.exitCode, failure.message, failure.hint);
   }
 }
 

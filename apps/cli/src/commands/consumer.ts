@@ -303,6 +303,8 @@ export function consumerCommands(program: Command, ctx: CliContext): void {
           rows.map((r) => [r.skill, r.current, r.wanted, r.latest, r.range]),
         ),
       );
+      // As npm's: 1 when something is outdated, so a script can tell.
+      if (rows.length > 0) ctx.setExitCode(EXIT.other);
     });
 
   program

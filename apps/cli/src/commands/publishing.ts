@@ -16,7 +16,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const SUBMISSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function publishingCommands(program: Command, ctx: CliContext): void {
-  const { env, paint, print, client, statusColour, progress } = ctx;
+  const { env, paint, print, client, statusColour, progress, confirm } = ctx;
 
   /** `publish --dry-run`: validate, the local checks and the bundle, uploading nothing. */
   const dryRun = async (cmd: Command, dir: string, o: { namespace?: string; version?: string }) => {
@@ -187,9 +187,12 @@ export function publishingCommands(program: Command, ctx: CliContext): void {
       .command(`${status} <ref>`)
       .description(`${status} a version (author/name@version)`)
       .option('--message <text>', 'why, shown to users')
+      .option('-y, --yes', 'do not ask first')
       .action(async (ref: string, o, cmd: Command) => {
         const { author, name, version } = parseRef(ref, true);
-        const v = await client(cmd, true).setVersionStatus(author, name, version!, {
+        const hub = client(cmd, true);
+        await confirm(`${status === 'yank' ? 'Yank' : 'Deprecate'} ${author}/${name}@${version!}?`, o.yes);
+        const v = await hub.setVersionStatus(author, name, version!, {
           status: status === 'yank' ? 'yanked' : 'deprecated',
           message: o.message,
         });
@@ -205,9 +208,12 @@ export function publishingCommands(program: Command, ctx: CliContext): void {
     .command('revoke <ref>')
     .description("revoke a version's certification (author/name@version)")
     .requiredOption('--reason <text>', 'why; recorded in the transparency log')
+    .option('-y, --yes', 'do not ask first')
     .action(async (ref: string, o, cmd: Command) => {
       const { author, name, version } = parseRef(ref, true);
-      const entry = await client(cmd, true).revoke(author, name, version!, o.reason);
+      const hub = client(cmd, true);
+      await confirm(`Revoke the certification of ${author}/${name}@${version!}? It cannot be undone`, o.yes);
+      const entry = await hub.revoke(author, name, version!, o.reason);
       print(cmd, entry, () => tty`revoked ${author}/${name}@${version!}`);
     });
 }
