@@ -123,8 +123,12 @@ describe('runtime installation', () => {
     expect(existsSync(join(dir, 'state', 'keys.json'))).toBe(true);
   });
 
-  it('refuses a range with no certified version, and a skill that failed certification', async () => {
-    expect(await installer().install(ns, good, '^2.0.0')).toMatchObject({ ok: false, reason: 'uncertified' });
+  it('refuses a range no version matches, naming the versions there are, and a skill that failed certification', async () => {
+    expect(await installer().install(ns, good, '^2.0.0')).toMatchObject({
+      ok: false,
+      reason: 'no-matching-version',
+      message: expect.stringMatching(new RegExp(`^no version of ${ns}/${good} matches \\^2\\.0\\.0; it has 1\\.`)),
+    });
     expect(await installer().install(ns, failed, '*')).toMatchObject({ ok: false, reason: 'uncertified' });
   });
 

@@ -85,7 +85,8 @@ export type InstallResult =
  */
 export type InstallRefusalReason = InstallRefusal | InstalledRefusal | InstallerRefusal;
 /** What the installer itself refuses: `unreachable` is the hub not answering (and no installed copy to serve). */
-type InstallerRefusal = 'invalid-name' | 'name-taken' | 'uncertified' | 'cannot-resign' | 'unreachable';
+type InstallerRefusal =
+  'invalid-name' | 'name-taken' | 'no-matching-version' | 'uncertified' | 'cannot-resign' | 'unreachable';
 
 /** A skill name as certificates spell it: safe as one path segment. */
 const SKILL_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
@@ -127,6 +128,12 @@ export class SkillInstaller {
     const chosen =
       inRange.find((v) => v.certification.status === 'certified') ??
       inRange.find((v) => v.certification.status === 'revoked' || v.certification.status === 'expired');
+    if (inRange.length === 0) {
+      // npm's "No matching version found": say which versions there are.
+      const listed = listing.versions.filter((v) => v.status !== 'yanked').map((v) => v.version);
+      const known = listed.length > 0 ? `; it has ${listed.sort(semver.rcompare).slice(0, 10).join(', ')}` : '';
+      return refuse('no-matching-version', `no version of ${author}/${name} matches ${range}${known}`);
+    }
     if (!chosen) return refuse('uncertified', `no certified version of ${author}/${name} matches ${range}`);
 
     const { version } = chosen;

@@ -198,6 +198,8 @@ export function consumerCommands(program: Command, ctx: CliContext): void {
     progress.step(`resolving, downloading and verifying ${spec.ref}@${range}`, { quiet: true });
     const result = await orSuggest(hub, spec.author, spec.name, () => installer.install(spec.author, spec.name, range));
     if (!result.ok) {
+      if (result.reason === 'no-matching-version')
+        throw new CliError(result.message, EXIT.notFound, 'See skillhub info.');
       throw new CliError(`refused ${spec.ref}: ${result.reason}: ${result.message}`, EXIT.refused);
     }
     warn(result.warnings);
