@@ -122,14 +122,14 @@ describe('skillhub journeys (npm habits)', () => {
     expect(published.certification.status).toBe('certified');
     expect(published.result.bundle_sha256).toBe(dry.bundle_sha256);
 
-    // install with a bare name: the latest certified version, recorded in the lock.
+    // install with a bare name (no author, no version): the one author's latest certified version, recorded in the lock.
     const project = join(work, 'project');
     mkdirSync(project);
     const lockPath = join(project, 'skillhub-lock.json');
     const home = join(project, '.skillhub');
     // The lock goes beside the install folder: in the project, for .skillhub.
     const where = ['--dir', home, '--log-origin', hub.config.HUB_LOG_ORIGIN];
-    const installed = await json(['install', ref, ...where], { KAZMA_SECRET });
+    const installed = await json(['install', 'forecast', ...where], { KAZMA_SECRET });
     expect(installed).toMatchObject({ ok: true, version: '0.1.0', warnings: [] });
     const lock = readJson(lockPath);
     expect(lock).toEqual({

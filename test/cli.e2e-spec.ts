@@ -141,8 +141,9 @@ describe('skillhub CLI', () => {
       '--log-origin',
       hub.config.HUB_LOG_ORIGIN,
     ]);
-    expect(refused.code).toBe(4);
-    expect(refused.stderr).toContain('uncertified');
+    // As npm's "no matching version": not found, naming the versions there are.
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain(`error: no version of ${ns}/weather matches ^2.0.0; it has 1.0.0`);
 
     const verified = await run(['verify', skillDir, '--dir', installDir, '--json'], { KAZMA_SECRET: HOST_SECRET });
     expect(verified.code).toBe(0);

@@ -56,6 +56,31 @@ function parseSpec(spec: string): Spec {
 
 const splitRef = (ref: string): Spec => parseSpec(ref);
 
+const BARE = /^([a-z0-9][a-z0-9-]{0,63})(?:@(.{1,64}))?$/;
+
+/**
+ * `author/name[@range]`, or a bare `name[@range]` when exactly one author publishes a skill of that
+ * name (as npm resolves an unscoped name); several are listed for the user to choose.
+ */
+async function resolveSpec(hub: HubClient, spec: string): Promise<Spec> {
+  const bare = BARE.exec(spec);
+  if (!bare) return parseSpec(spec);
+  const [, name, range] = bare;
+  const { items } = await hub.listSkills({ q: name, per_page: 100 });
+  const authors = [...new Set(items.filter((item) => item.name === name).map((item) => item.author))].sort();
+  if (authors.length === 0) {
+    throw new CliError(`no skill is named ${name}`, EXIT.notFound, `Search for it: skillhub search ${name}`);
+  }
+  if (authors.length > 1) {
+    throw new CliError(
+      `${authors.length} authors publish a skill named ${name}: ${authors.join(', ')}`,
+      EXIT.usage,
+      `Say which, e.g. skillhub install ${authors[0]}/${name}`,
+    );
+  }
+  return parseSpec(`${authors[0]}/${name}${range === undefined ? '' : `@${range}`}`);
+}
+
 /** Certified, not yanked: what install may choose, newest first. */
 const installable = (skill: SkillResponse): string[] =>
   skill.versions
@@ -248,7 +273,7 @@ export function consumerCommands(program: Command, ctx: CliContext): void {
           ),
         );
       }
-      const parsed = specs.map(parseSpec);
+      const parsed = await Promise.all(specs.map((spec) => resolveSpec(client(cmd), spec)));
       const lock = lockFor(cmd, o, false);
       const installed: Array<Omit<InstalledSkill, 'skill' | 'statement'> & { level: string; lock: LockEntry }> = [];
       for (const spec of parsed) {
