@@ -7,6 +7,7 @@ import type TestAgent from 'supertest/lib/agent';
 import { FakeRegistries } from '@skillhub/package-probe/testing';
 import { kazmaBundle, uniqueName } from '@skillhub/testing';
 import { WEB_CSP } from '../apps/hub-api/src/web/web.controller';
+import { waitFor } from './support/private-redis';
 import { startTestHub, type TestHub } from './support/test-hub';
 
 const KAZMA_SECRET = 'hub-wide-kazma-secret-for-web-tests';
@@ -154,6 +155,20 @@ describe('web pages', () => {
     expect(text).toMatch(
       /<h2 id="categories">Categories<\/h2>.*<a href="\/search\?category=utilities">utilities<\/a> <span class="meta">\d+<\/span>/,
     );
+  });
+
+  it('home: "Most downloaded" lists certified skills someone downloaded, never a failed or untouched one', async () => {
+    const popular = async () => {
+      const text = await page('/');
+      return text.slice(text.indexOf('Most downloaded'));
+    };
+    expect(await popular()).not.toContain(tamperedName);
+    await hub.http.get(`/api/v1/skills/${ns}/${tamperedName}/versions/1.0.0/bundle`).expect(200);
+    await hub.http.get(`/api/v1/skills/${ns}/${certifiedName}/versions/1.0.0/bundle`).expect(200);
+    await waitFor(async () => (await popular()).includes(certifiedName), 30_000, 'the download to be counted');
+    const listed = await popular();
+    expect(listed).toContain('1 download ·');
+    expect(listed).not.toContain(tamperedName);
   });
 
   it('search: full text and the filters of the API, with paging links', async () => {

@@ -81,3 +81,6 @@ export function queryString(params: Record<string, string | number | boolean | u
   const s = search.toString();
   return s ? `?${s}` : '';
 }
+
+/** `1 download`, `2 downloads`: a count with its noun in the right number (English, regular plurals). */
+export const counted = (n: number, noun: string): string => `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;

@@ -1,7 +1,7 @@
 /** The web pages as plain template functions over what the services return. */
 import { DEFAULT_PAGE_SIZE } from '@skillhub/search';
 import type { SkillListItemDto, SkillListResponseDto } from '../search/dto/skill-list.response.dto';
-import { html, queryString, type SafeHtml, seg } from './html';
+import { counted, html, queryString, type SafeHtml, seg } from './html';
 import { layout } from './layout';
 import { timeTag } from './time';
 
@@ -52,7 +52,7 @@ function skillItem(s: SkillListItemDto): SafeHtml {
     <h3><a href="${skillHref(s.author, s.name)}">${s.author}/${s.name}</a> <span class="meta">${s.version}</span></h3>
     <p>${s.description}</p>
     <p class="meta">
-      ${certPill(s.certified, s.certification_level)} ${s.category ?? ''} · ${s.downloads} downloads · by
+      ${certPill(s.certified, s.certification_level)} ${s.category ?? ''} · ${counted(s.downloads, 'download')} · by
       <a href="${namespaceHref(s.author)}">${s.author}</a>
     </p>
   </li>`;
@@ -122,7 +122,7 @@ export function homePage(
         </section>
         <section aria-labelledby="popular">
           <h2 id="popular">Most downloaded</h2>
-          ${skillList(popular)}
+          ${popular.length ? skillList(popular) : html`<p>No certified skill has been downloaded yet.</p>`}
         </section>
       </div>`,
   ).value;

@@ -9,7 +9,7 @@ import type { StoredReport } from '@skillhub/database';
 import type { CertificationStatusDto } from '../certifications/dto/certification-status.response.dto';
 import type { SkillResponseDto, SkillVersionResponseDto } from '../skills/dto/skill-version.response.dto';
 import type { CertificateResponseDto, LogEntryDto } from '../trust/dto/trust.dto';
-import { externalLink, html, queryString, type SafeHtml, seg } from './html';
+import { counted, externalLink, html, queryString, type SafeHtml, seg } from './html';
 import { layout } from './layout';
 import { renderHint } from './markdown';
 import { namespaceHref, serverHref, skillHref, statusPill } from './pages';
@@ -546,8 +546,8 @@ export function skillPage(d: SkillPageData): string {
       </p>
       <p class="desc">${v.description}</p>
       <p class="meta">
-        ${v.format} · ${v.category ?? 'uncategorized'} · ${v.license ?? 'no license'} · ${v.downloads} downloads ·
-        published ${timeTag(v.published_at, d.now)} by ${v.author_display}
+        ${v.format} · ${v.category ?? 'uncategorized'} · ${v.license ?? 'no license'} ·
+        ${counted(v.downloads, 'download')} · published ${timeTag(v.published_at, d.now)} by ${v.author_display}
       </p>
       ${
         extras.repository || extras.homepage

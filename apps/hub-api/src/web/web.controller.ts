@@ -69,11 +69,15 @@ export class WebController {
     await this.render(res, async () => {
       const [recent, popular, stats] = await Promise.all([
         this.queries.recentlyCertified(),
-        this.search.list(plainToInstance(ListSkillsQueryDto, { sort: 'downloads', per_page: POPULAR_LISTED })),
+        this.search.list(
+          plainToInstance(ListSkillsQueryDto, { sort: 'downloads', certified: true, per_page: POPULAR_LISTED }),
+        ),
         this.search.stats(),
       ]);
       const totals = { total: stats.total_skills, certified: stats.certified_count, byCategory: stats.by_category };
-      return homePage(recent, popular.items, totals, new Date());
+      // Only what the hub vouches for, and only what someone downloaded.
+      const downloaded = popular.items.filter((item) => item.downloads > 0);
+      return homePage(recent, downloaded, totals, new Date());
     });
   }
 
