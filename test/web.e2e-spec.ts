@@ -175,6 +175,8 @@ describe('web pages', () => {
     const byText = await page(`/search?q=${certifiedName}`);
     expect(byText).toContain(`href="/skills/${ns}/${certifiedName}"`);
     expect(byText).toMatch(/<label for="f-author" ?>Author<input id="f-author"/);
+    // One search box: the page's own, not the header's beside it.
+    expect(byText.match(/type="search"/g)).toHaveLength(1);
 
     const certified = await page(`/search?author=${ns}&certified=true`);
     expect(certified).toContain(certifiedName);
@@ -289,6 +291,9 @@ describe('web pages', () => {
     expect(revoked).not.toContain('skillhub install');
     expect(revoked).not.toContain('skills:');
     expect(revoked).toContain('This version cannot be installed: its certification was revoked.');
+    // Nothing on the page reads as if the certificate still held.
+    expect(revoked).not.toMatch(/expires <time/);
+    expect(revoked).toMatch(/<dt>Revoked<\/dt>\s*<dd>\s*<time[^>]*>[^<]*<\/time>: this certificate no longer\s+holds/);
 
     const deprecated = await page(`/skills/${ns}/${lifecycleName}?version=1.1.0`);
     expect(deprecated).toMatch(/id="banner-deprecated">.*Message: Use 1\.2\.0: it reads the new forecast API\./);

@@ -67,6 +67,8 @@ export interface PageOptions {
   title: string;
   /** The search box's current text. */
   q?: string;
+  /** The page has a search form of its own (the search page): the header shows none, so there is one box. */
+  ownSearch?: boolean;
 }
 
 export function layout(options: PageOptions, body: SafeHtml): SafeHtml {
@@ -84,12 +86,21 @@ export function layout(options: PageOptions, body: SafeHtml): SafeHtml {
         <a class="skip" href="#main">Skip to content</a>
         <header>
           <a class="brand" href="/">Skill Hub</a>
-          <form class="search" role="search" method="get" action="/search">
-            <label for="site-search"
-              >Search skills<input id="site-search" type="search" name="q" value="${options.q ?? ''}" maxlength="200"
-            /></label>
-            <button type="submit">Search</button>
-          </form>
+          ${
+            options.ownSearch
+              ? ''
+              : html`<form class="search" role="search" method="get" action="/search">
+                  <label for="site-search"
+                    >Search skills<input
+                      id="site-search"
+                      type="search"
+                      name="q"
+                      value="${options.q ?? ''}"
+                      maxlength="200"
+                  /></label>
+                  <button type="submit">Search</button>
+                </form>`
+          }
         </header>
         <main id="main" tabindex="-1">${body}</main>
         <footer>

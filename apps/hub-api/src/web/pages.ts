@@ -135,9 +135,9 @@ export function searchPage(filters: SearchFilters, result: SkillListResponseDto 
   const link = (p: number) => `/search${queryString({ ...filters, page: p > 1 ? p : undefined })}`;
   const certified = filters.certified ?? '';
   return layout(
-    { title: filters.q ? `Search: ${filters.q}` : 'Search', q: filters.q },
+    { title: filters.q ? `Search: ${filters.q}` : 'Search', ownSearch: true },
     html`<h1>Search skills</h1>
-      <form method="get" action="/search" class="search" aria-label="Filters">
+      <form method="get" action="/search" class="search" role="search" aria-label="Search and filters">
         <label for="f-q"
           >Text<input id="f-q" type="search" name="q" value="${filters.q ?? ''}" maxlength="200"
         /></label>

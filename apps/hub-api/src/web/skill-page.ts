@@ -311,7 +311,21 @@ function certificationSection(d: SkillPageData, report: StoredReport | null): Sa
   const met = Object.entries(c.requirements_met).sort(([, a], [, b]) => Number(a) - Number(b));
   return html`<section aria-labelledby="certification">
     <h2 id="certification">Certification ${statusPill(c.status, c.level)}</h2>
-    ${c.issued_at ? html`<p>Issued ${timeTag(c.issued_at, d.now)}${c.expires_at ? html`, expires ${timeTag(c.expires_at, d.now)}` : ''}.</p>` : ''}
+    ${
+      c.issued_at
+        ? html`<p>
+            Issued
+            ${timeTag(c.issued_at, d.now)}${
+              // A revoked certificate holds no longer: its expiry would read as a promise.
+              c.status === 'revoked'
+                ? html`, revoked${d.extras.revocation ? html` ${timeTag(d.extras.revocation.revoked_at, d.now)}` : ''}`
+                : c.expires_at
+                  ? html`, expires ${timeTag(c.expires_at, d.now)}`
+                  : ''
+            }.
+          </p>`
+        : ''
+    }
     ${
       met.length
         ? html`<h3>Requirements</h3>
@@ -473,8 +487,16 @@ function certificateSection(d: SkillPageData): SafeHtml {
               <dd><code class="digest">${cert.key_id}</code></dd>
               <dt>Issued</dt>
               <dd>${timeTag(cert.issued_at, d.now)}</dd>
-              <dt>Expires</dt>
-              <dd>${timeTag(cert.expires_at, d.now)}</dd>
+              ${
+                d.certification.status === 'revoked'
+                  ? html`<dt>Revoked</dt>
+                      <dd>
+                        ${d.extras.revocation ? timeTag(d.extras.revocation.revoked_at, d.now) : 'yes'}: this
+                        certificate no longer holds, whatever its expiry says
+                      </dd>`
+                  : html`<dt>Expires</dt>
+                      <dd>${timeTag(cert.expires_at, d.now)}</dd>`
+              }
               <dt>Log entry</dt>
               <dd>
                 <a href="/api/v1/log/entries/${cert.log_index}">#${cert.log_index}</a
