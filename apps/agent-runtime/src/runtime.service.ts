@@ -7,7 +7,7 @@
 import { join, resolve } from 'node:path';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
-import { createPreApprovalPolicy, describeTiers, isTrustedInProdAllowed } from '@skillhub/gate';
+import { createPreApprovalPolicy, describeTiers } from '@skillhub/gate';
 import { HubApiError, HubClient, HubUnreachableError } from '@skillhub/hub-client';
 import { type InstallResult, SkillInstaller, TrustState } from '@skillhub/installer';
 import { PackageCache } from '@skillhub/package-cache';
@@ -75,7 +75,7 @@ export class RuntimeService implements OnApplicationBootstrap, OnApplicationShut
     const gateway = new Gateway([], {
       environment: {
         production: this.config.NODE_ENV === 'production',
-        trustedInProdAllowed: isTrustedInProdAllowed(process.env.KAZMA_MCP_TRUSTED_IN_PROD),
+        trustedInProdAllowed: this.config.KAZMA_MCP_TRUSTED_IN_PROD,
       },
       preApproval: createPreApprovalPolicy(runtime.approvals),
       pins,
@@ -105,7 +105,7 @@ export class RuntimeService implements OnApplicationBootstrap, OnApplicationShut
     this.logger[notice.level](notice.message);
 
     const upstreamOptions: UpstreamOptions = { ...UPSTREAM_TIMING, warn, changed: () => gateway.announceChanges() };
-    const operatorOptions = { inheritEnv: process.env.KAZMA_MCP_INHERIT_ENV === '1', runtimeEnv: process.env, sandbox };
+    const operatorOptions = { inheritEnv: this.config.KAZMA_MCP_INHERIT_ENV, runtimeEnv: process.env, sandbox };
     const skillOptions = {
       sandbox,
       packageCache: new RecentPackageChecks(

@@ -2,6 +2,11 @@
 import { z } from 'zod';
 
 const bool = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
+/** Kazma's own switches, read as Kazma reads them: only the exact value `1` opts in (`true`, ` 1` do not). */
+const kazmaSwitch = z
+  .string()
+  .optional()
+  .transform((v) => v === '1');
 
 const positiveInt = z.coerce.number().int().positive();
 
@@ -120,6 +125,10 @@ export const envSchema = z.object({
   KAZMA_HUB_URL: z.url().default('http://127.0.0.1:3000'),
   /** The agent-runtime's YAML file: skills to install, MCP servers, approvals, gateway listeners. */
   RUNTIME_CONFIG: z.string().min(1).optional(),
+  /** `1`: servers the runtime config marks `trust: trusted` skip approval in production too. */
+  KAZMA_MCP_TRUSTED_IN_PROD: kazmaSwitch,
+  /** `1`: the operator's plain stdio servers get the runtime's whole environment, not only PATH, HOME and the like. */
+  KAZMA_MCP_INHERIT_ENV: kazmaSwitch,
 
   OUTBOX_POLL_MS: positiveInt.default(1000),
   /** How often gathered download counts are written. */

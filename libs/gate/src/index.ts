@@ -41,7 +41,6 @@ export {
   DEFAULT_SERVER_TRUST,
   SERVER_TRUSTS,
   TRUSTED_IN_PROD_ENV,
-  isTrustedInProdAllowed,
   resolveEffectiveTrust,
   type EffectiveTrust,
   type GateEnvironment,

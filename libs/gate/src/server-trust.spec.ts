@@ -1,4 +1,4 @@
-import { isTrustedInProdAllowed, resolveEffectiveTrust } from './server-trust';
+import { resolveEffectiveTrust } from './server-trust';
 
 describe('resolveEffectiveTrust', () => {
   const dev = { production: false, trustedInProdAllowed: false };
@@ -27,18 +27,5 @@ describe('resolveEffectiveTrust', () => {
 
   it('names the variable when production ignores trust', () => {
     expect(resolveEffectiveTrust('trusted', prod).reasons[0]).toContain('KAZMA_MCP_TRUSTED_IN_PROD=1');
-  });
-});
-
-describe('isTrustedInProdAllowed', () => {
-  it.each([
-    ['1', true],
-    ['0', false],
-    ['true', false],
-    [' 1', false],
-    ['', false],
-    [undefined, false],
-  ])('%j → %s', (raw, expected) => {
-    expect(isTrustedInProdAllowed(raw)).toBe(expected);
   });
 });

@@ -10,7 +10,7 @@ export type ServerTrust = 'approval_required' | 'trusted';
 export const SERVER_TRUSTS: readonly ServerTrust[] = Object.freeze(['approval_required', 'trusted'] as const);
 export const DEFAULT_SERVER_TRUST: ServerTrust = 'approval_required';
 
-/** The variable whose value `isTrustedInProdAllowed` interprets. */
+/** The variable that lets `trusted` count in production (read by the config schema, libs/config). */
 export const TRUSTED_IN_PROD_ENV = 'KAZMA_MCP_TRUSTED_IN_PROD';
 
 export interface GateEnvironment {
@@ -18,9 +18,6 @@ export interface GateEnvironment {
   /** KAZMA_MCP_TRUSTED_IN_PROD=1 was set. */
   trustedInProdAllowed: boolean;
 }
-
-/** Only the exact value `1` opts in, as in Kazma; `true`, `yes`, ` 1` do not. */
-export const isTrustedInProdAllowed = (raw: string | undefined): boolean => raw === '1';
 
 export interface EffectiveTrust {
   /** The trust the gate acts on. */
