@@ -9,10 +9,9 @@ import {
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { Redis } from 'ioredis';
-import { DataSource } from 'typeorm';
 import { HUB_CONFIG, type HubConfig, isEmbedded } from '@skillhub/config';
 import { OutboxRelay, PRODUCER_REDIS } from '@skillhub/queue';
-import { OutboxMessage } from '@skillhub/database';
+import { PendingWorkRepository } from '@skillhub/database';
 import { ApiProblems } from '../common/dto/api-problems.decorator';
 import { withTimeout } from '@skillhub/retry';
 import { HUB_VERSION } from '../hub-version';
@@ -66,7 +65,7 @@ const PROBE_TIMEOUT_MS = 1_500;
 @Controller('api/v1/health')
 export class HealthController {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly work: PendingWorkRepository,
     private readonly relay: OutboxRelay,
     @Inject(PRODUCER_REDIS) private readonly redis: Redis,
     @Inject(HUB_CONFIG) private readonly config: HubConfig,
@@ -91,14 +90,7 @@ export class HealthController {
   @ApiProblems()
   async ready(@Res({ passthrough: true }) res: Response): Promise<ReadinessResponseDto> {
     const [pending, pong] = await Promise.allSettled([
-      withTimeout(
-        this.dataSource
-          .getRepository(OutboxMessage)
-          .createQueryBuilder('o')
-          .where('o.dispatched_at IS NULL')
-          .getCount(),
-        PROBE_TIMEOUT_MS,
-      ),
+      withTimeout(this.work.undelivered(), PROBE_TIMEOUT_MS),
       withTimeout(this.redis.ping(), PROBE_TIMEOUT_MS),
     ]);
     const database: DependencyStateDto =
