@@ -105,5 +105,23 @@ class AppPinoLogger extends PinoLogger {
  * `new Logger(context)` of the app go through `logger`, with the context as a field.
  */
 export function nestLogger(logger: Logger): LoggerService {
-  return new NestPinoLogger(new AppPinoLogger(logger), {});
+  return new QuietBootLogger(new AppPinoLogger(logger), {});
+}
+
+/** Nest's own start-up lines: each module loaded, each route mapped (48 of them for hub-api). */
+const NEST_BOOT_CONTEXTS = new Set([
+  'NestFactory',
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+  'NestApplication',
+]);
+
+/** Nest's start-up lines at debug, so a start shows the few lines that matter (LOG_LEVEL=debug shows the rest). */
+class QuietBootLogger extends NestPinoLogger {
+  override log(message: unknown, ...rest: unknown[]): void {
+    const context = rest[rest.length - 1];
+    if (typeof context === 'string' && NEST_BOOT_CONTEXTS.has(context)) this.debug(message, ...rest);
+    else super.log(message, ...rest);
+  }
 }
