@@ -214,7 +214,8 @@ describe('MCP sub-registry (/v0.1)', () => {
     expect(weather.server.packages).toEqual([
       {
         registryType: 'npm',
-        registryBaseUrl: registries.baseUrls.npmBaseUrl,
+        // Where clients install it, not the registry the certifier probed through.
+        registryBaseUrl: 'https://registry.npmjs.org',
         identifier: '@acme/weather-mcp',
         version: '1.2.3',
         runtimeHint: 'npx',
@@ -359,6 +360,15 @@ describe('MCP sub-registry on the embedded database', () => {
     hub = await startTestHub({ embedded: true });
   });
   afterAll(() => hub?.close());
+
+  it("answers the registry's ping, health and version, under /v0.1 and /v0", async () => {
+    for (const base of ['/v0.1', '/v0']) {
+      expect((await hub.http.get(`${base}/ping`).expect(200)).body).toEqual({ pong: true });
+      expect((await hub.http.get(`${base}/health`).expect(200)).body).toMatchObject({ status: 'ok' });
+      expect((await hub.http.get(`${base}/version`).expect(200)).body).toEqual({ version: expect.any(String) });
+      expect((await hub.http.get(`${base}/servers`).expect(200)).body).toMatchObject({ servers: [] });
+    }
+  });
 
   it('answers the same shapes when nothing is certified yet', async () => {
     const res = await hub.http.get('/v0.1/servers').expect(200);

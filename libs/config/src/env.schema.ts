@@ -72,6 +72,12 @@ export const envSchema = z.object({
   /** Registries the certifier probes (C8); nothing else is ever contacted. */
   NPM_REGISTRY_URL: z.url().default('https://registry.npmjs.org'),
   PYPI_REGISTRY_URL: z.url().default('https://pypi.org'),
+  /**
+   * Where clients install the servers the MCP sub-registry lists (its `registryBaseUrl`): the public
+   * registries, whatever mirror or test registry the certifier probes through.
+   */
+  PUBLIC_NPM_REGISTRY_URL: z.url().default('https://registry.npmjs.org'),
+  PUBLIC_PYPI_REGISTRY_URL: z.url().default('https://pypi.org'),
   PROBE_TIMEOUT_MS: positiveInt.default(10_000),
   PROBE_MAX_ATTEMPTS: positiveInt.default(4),
   /**

@@ -575,6 +575,40 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v0.1/health': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The MCP Registry's health: the hub answers (its readiness is /api/v1/health/ready) */
+    get: operations['RegistryStatusController_health[0]'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v0.1/ping': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The MCP Registry's ping */
+    get: operations['RegistryStatusController_ping[0]'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v0.1/servers': {
     parameters: {
       query?: never;
@@ -586,7 +620,7 @@ export interface paths {
      * MCP servers that certified skills run, in server.json shape (MCP Registry v0.1)
      * @description Every version of every server, by name then version; certification under `_meta`.
      */
-    get: operations['McpRegistryController_list'];
+    get: operations['McpRegistryController_list[0]'];
     put?: never;
     post?: never;
     delete?: never;
@@ -603,7 +637,7 @@ export interface paths {
       cookie?: never;
     };
     /** A server's certified versions, the name's slash unencoded */
-    get: operations['McpRegistryController_versionsUnencoded'];
+    get: operations['McpRegistryController_versionsUnencoded[0]'];
     put?: never;
     post?: never;
     delete?: never;
@@ -620,7 +654,7 @@ export interface paths {
       cookie?: never;
     };
     /** One certified version of a server, the name's slash unencoded */
-    get: operations['McpRegistryController_versionUnencoded'];
+    get: operations['McpRegistryController_versionUnencoded[0]'];
     put?: never;
     post?: never;
     delete?: never;
@@ -637,7 +671,7 @@ export interface paths {
       cookie?: never;
     };
     /** A server's certified versions, newest published first */
-    get: operations['McpRegistryController_versions'];
+    get: operations['McpRegistryController_versions[0]'];
     put?: never;
     post?: never;
     delete?: never;
@@ -654,7 +688,163 @@ export interface paths {
       cookie?: never;
     };
     /** One certified version of a server, or its latest */
-    get: operations['McpRegistryController_version'];
+    get: operations['McpRegistryController_version[0]'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v0.1/version': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The hub's version, as the MCP Registry answers its own */
+    get: operations['RegistryStatusController_version[0]'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v0/health': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The MCP Registry's health: the hub answers (its readiness is /api/v1/health/ready) */
+    get: operations['RegistryStatusController_health[1]'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v0/ping': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The MCP Registry's ping */
+    get: operations['RegistryStatusController_ping[1]'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v0/servers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * MCP servers that certified skills run, in server.json shape (MCP Registry v0.1)
+     * @description Every version of every server, by name then version; certification under `_meta`.
+     */
+    get: operations['McpRegistryController_list[1]'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v0/servers/{namespace}/{name}/versions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A server's certified versions, the name's slash unencoded */
+    get: operations['McpRegistryController_versionsUnencoded[1]'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v0/servers/{namespace}/{name}/versions/{version}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One certified version of a server, the name's slash unencoded */
+    get: operations['McpRegistryController_versionUnencoded[1]'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v0/servers/{serverName}/versions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A server's certified versions, newest published first */
+    get: operations['McpRegistryController_versions[1]'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v0/servers/{serverName}/versions/{version}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One certified version of a server, or its latest */
+    get: operations['McpRegistryController_version[1]'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v0/version': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The hub's version, as the MCP Registry answers its own */
+    get: operations['RegistryStatusController_version[1]'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1179,6 +1369,10 @@ export interface components {
        */
       version: string | null;
     };
+    PingDto: {
+      /** @example true */
+      pong: boolean;
+    };
     PinnedPackageDto: {
       /**
        * @description npm's dist.integrity, or the PyPI file's sha256.
@@ -1392,6 +1586,19 @@ export interface components {
        *     -----END PUBLIC KEY-----
        */
       public_key: string;
+    };
+    RegistryHealthDto: {
+      /**
+       * @example ok
+       * @enum {string}
+       */
+      status: 'ok';
+      /** @example 0.1.0 */
+      version: string;
+    };
+    RegistryVersionDto: {
+      /** @example 0.1.0 */
+      version: string;
     };
     RemoteTransportDto: {
       /**
@@ -4136,7 +4343,45 @@ export interface operations {
       };
     };
   };
-  McpRegistryController_list: {
+  'RegistryStatusController_health[0]': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RegistryHealthDto'];
+        };
+      };
+    };
+  };
+  'RegistryStatusController_ping[0]': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PingDto'];
+        };
+      };
+    };
+  };
+  'McpRegistryController_list[0]': {
     parameters: {
       query?: {
         /** @description `metadata.nextCursor` of the previous page. */
@@ -4185,7 +4430,7 @@ export interface operations {
       };
     };
   };
-  McpRegistryController_versionsUnencoded: {
+  'McpRegistryController_versionsUnencoded[0]': {
     parameters: {
       query?: {
         /** @description Accepted for registry clients; this hub lists no deleted servers (a revoked one is gone). */
@@ -4245,7 +4490,7 @@ export interface operations {
       };
     };
   };
-  McpRegistryController_versionUnencoded: {
+  'McpRegistryController_versionUnencoded[0]': {
     parameters: {
       query?: {
         /** @description Accepted for registry clients; this hub lists no deleted servers (a revoked one is gone). */
@@ -4310,7 +4555,7 @@ export interface operations {
       };
     };
   };
-  McpRegistryController_versions: {
+  'McpRegistryController_versions[0]': {
     parameters: {
       query?: {
         /** @description Accepted for registry clients; this hub lists no deleted servers (a revoked one is gone). */
@@ -4365,7 +4610,7 @@ export interface operations {
       };
     };
   };
-  McpRegistryController_version: {
+  'McpRegistryController_version[0]': {
     parameters: {
       query?: {
         /** @description Accepted for registry clients; this hub lists no deleted servers (a revoked one is gone). */
@@ -4421,6 +4666,371 @@ export interface operations {
         };
         content: {
           'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  'RegistryStatusController_version[0]': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RegistryVersionDto'];
+        };
+      };
+    };
+  };
+  'RegistryStatusController_health[1]': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RegistryHealthDto'];
+        };
+      };
+    };
+  };
+  'RegistryStatusController_ping[1]': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PingDto'];
+        };
+      };
+    };
+  };
+  'McpRegistryController_list[1]': {
+    parameters: {
+      query?: {
+        /** @description `metadata.nextCursor` of the previous page. */
+        cursor?: string;
+        /** @description Accepted for registry clients; this hub lists no deleted servers (a revoked one is gone). */
+        include_deleted?: 'true' | 'false';
+        limit?: number;
+        /** @description Part of the server name, any case. */
+        search?: string;
+        /** @description Only entries updated at or after this RFC 3339 time. */
+        updated_since?: string;
+        /** @description `latest`, or one exact version. */
+        version?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServerListDto'];
+        };
+      };
+      /** @description The request cannot be read, or a field is invalid: `errors` names each one. Codes: `VALIDATION`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The hub failed; the failure is logged, and nothing about it is echoed. Codes: `INTERNAL`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  'McpRegistryController_versionsUnencoded[1]': {
+    parameters: {
+      query?: {
+        /** @description Accepted for registry clients; this hub lists no deleted servers (a revoked one is gone). */
+        include_deleted?: 'true' | 'false';
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The server name after its slash.
+         * @example weather
+         */
+        name: string;
+        /**
+         * @description The server name up to its slash.
+         * @example dev.skillhub.npm.acme
+         */
+        namespace: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServerListDto'];
+        };
+      };
+      /** @description The request cannot be read, or a field is invalid: `errors` names each one. Codes: `VALIDATION`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Nothing on this hub matches what the path names. Codes: `RECORD.NOT_FOUND`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The hub failed; the failure is logged, and nothing about it is echoed. Codes: `INTERNAL`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  'McpRegistryController_versionUnencoded[1]': {
+    parameters: {
+      query?: {
+        /** @description Accepted for registry clients; this hub lists no deleted servers (a revoked one is gone). */
+        include_deleted?: 'true' | 'false';
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The server name after its slash.
+         * @example weather
+         */
+        name: string;
+        /**
+         * @description The server name up to its slash.
+         * @example dev.skillhub.npm.acme
+         */
+        namespace: string;
+        /**
+         * @description An exact version, or `latest`.
+         * @example 1.0.0
+         */
+        version: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServerResponseDto'];
+        };
+      };
+      /** @description The request cannot be read, or a field is invalid: `errors` names each one. Codes: `VALIDATION`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Nothing on this hub matches what the path names. Codes: `RECORD.NOT_FOUND`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The hub failed; the failure is logged, and nothing about it is echoed. Codes: `INTERNAL`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  'McpRegistryController_versions[1]': {
+    parameters: {
+      query?: {
+        /** @description Accepted for registry clients; this hub lists no deleted servers (a revoked one is gone). */
+        include_deleted?: 'true' | 'false';
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The server name, URL-encoded.
+         * @example dev.skillhub.npm.acme%2Fweather-mcp
+         */
+        serverName: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServerListDto'];
+        };
+      };
+      /** @description The request cannot be read, or a field is invalid: `errors` names each one. Codes: `VALIDATION`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Nothing on this hub matches what the path names. Codes: `RECORD.NOT_FOUND`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The hub failed; the failure is logged, and nothing about it is echoed. Codes: `INTERNAL`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  'McpRegistryController_version[1]': {
+    parameters: {
+      query?: {
+        /** @description Accepted for registry clients; this hub lists no deleted servers (a revoked one is gone). */
+        include_deleted?: 'true' | 'false';
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The server name, URL-encoded.
+         * @example dev.skillhub.npm.acme%2Fweather-mcp
+         */
+        serverName: string;
+        /**
+         * @description An exact version, or `latest`.
+         * @example 1.0.0
+         */
+        version: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServerResponseDto'];
+        };
+      };
+      /** @description The request cannot be read, or a field is invalid: `errors` names each one. Codes: `VALIDATION`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description Nothing on this hub matches what the path names. Codes: `RECORD.NOT_FOUND`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description The hub failed; the failure is logged, and nothing about it is echoed. Codes: `INTERNAL`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+    };
+  };
+  'RegistryStatusController_version[1]': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RegistryVersionDto'];
         };
       };
     };

@@ -1,5 +1,6 @@
 /**
- * The MCP Registry's read API, version v0.1 (docs/mcp-registry.md): `serverName` is reverse-DNS
+ * The MCP Registry's read API, version v0.1, also under `/v0` as the registry still serves it
+ * (docs/mcp-registry.md): `serverName` is reverse-DNS
  * with one slash, sent URL-encoded (`dev.skillhub.npm%2Fpkg`) as the registry specifies; the same
  * routes also answer it with the slash unencoded, as clients that build paths by hand send it.
  */
@@ -20,7 +21,7 @@ const NAMESPACE = { name: 'namespace', description: 'The server name up to its s
 const NAME = { name: 'name', description: 'The server name after its slash.' };
 
 @ApiTags('mcp-registry')
-@Controller('v0.1/servers')
+@Controller(['v0.1/servers', 'v0/servers'])
 export class McpRegistryController {
   constructor(
     private readonly registry: McpRegistryService,

@@ -91,7 +91,11 @@ export class McpRegistryService {
   }
 
   private links(origin: string): EntryLinks {
-    return { origin, npmRegistryUrl: this.config.NPM_REGISTRY_URL, pypiRegistryUrl: this.config.PYPI_REGISTRY_URL };
+    return {
+      origin,
+      npmRegistryUrl: this.config.PUBLIC_NPM_REGISTRY_URL,
+      pypiRegistryUrl: this.config.PUBLIC_PYPI_REGISTRY_URL,
+    };
   }
 
   /**
