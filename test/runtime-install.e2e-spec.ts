@@ -19,7 +19,7 @@ import { agentSkillBundle, uniqueName } from '@skillhub/testing';
 import { AgentRuntimeModule } from '../apps/agent-runtime/src/agent-runtime.module';
 import { loadRuntimeConfig } from '../apps/agent-runtime/src/config/runtime-config';
 import { type HubReader, SkillInstaller, TrustState } from '@skillhub/installer';
-import { sparePort } from './support/private-redis';
+import { sparePort, waitFor } from './support/private-redis';
 import { startTestHub, type TestHub } from './support/test-hub';
 
 const LOCAL_SECRET = 'the-local-kazma-secret';
@@ -213,14 +213,16 @@ describe('runtime installation', () => {
 
     const port = await sparePort();
     const file = join(dir, 'runtime.yaml');
-    const startRuntime = async (hubUrl: string) => {
+    const late = uniqueName('late');
+    const startRuntime = async (hubUrl: string, more: string[] = []) => {
       writeFileSync(
         file,
         stringify({
           hub: hubUrl,
           state_dir: join(dir, 'runtime-state'),
           npm_registry: registries.npm.baseUrl,
-          skills: [`${ns}/${served}@^1.0.0`, `${ns}/${agentSkill}@*`, `${ns}/${failed}@*`],
+          skills: [`${ns}/${served}@^1.0.0`, `${ns}/${agentSkill}@*`, `${ns}/${failed}@*`, ...more],
+          install_retry_seconds: 1,
           gateway: { http: { host: '127.0.0.1', port } },
         }),
       );
@@ -252,11 +254,19 @@ describe('runtime installation', () => {
       }
     };
 
-    const runtime = await startRuntime(hub.baseUrl);
+    const runtime = await startRuntime(hub.baseUrl, [`${ns}/${late}@^1.0.0`]);
     try {
       const first = await offered();
       expect(first.tools).toContain('mcp__everything__get-sum');
       expect(first.prompts).toEqual([`${ns}/${agentSkill}`]);
+
+      // A skill published after the runtime started is served once it is certified, with no restart.
+      await client.publish(agentSkillBundle({ name: late, body: '# Late\n\nArrived after the start.\n' }), {
+        namespace: ns,
+        version: '1.0.0',
+      });
+      expect(await certified(late, '1.0.0')).toBe('certified');
+      await waitFor(async () => (await offered()).prompts.includes(`${ns}/${late}`), 60_000, 'the late skill');
       expect(first.guide).toContain('Always cite sources.');
       expect(existsSync(join(dir, 'runtime-state', 'skills', failed))).toBe(false);
       const anonymous = await fetch(`http://127.0.0.1:${port}/mcp`, {
@@ -270,11 +280,11 @@ describe('runtime installation', () => {
     }
 
     // A restart while the hub does not answer serves what was installed, verified offline.
-    const offline = await startRuntime(`http://127.0.0.1:${await sparePort()}`);
+    const offline = await startRuntime(`http://127.0.0.1:${await sparePort()}`, [`${ns}/${late}@^1.0.0`]);
     try {
       const again = await offered();
       expect(again.tools).toContain('mcp__everything__get-sum');
-      expect(again.prompts).toEqual([`${ns}/${agentSkill}`]);
+      expect(again.prompts.sort()).toEqual([`${ns}/${agentSkill}`, `${ns}/${late}`].sort());
       expect(again.guide).toContain('Always cite sources.');
     } finally {
       await offline.close();

@@ -32,6 +32,9 @@ import { type PlannedAddition, ServerPlanner } from './mcp/server-plan';
 import { skillUpstream } from './mcp/skill-connector';
 import type { UpstreamOptions, UpstreamServer } from './mcp/upstream-server';
 
+/** Refusals that may not hold later: the skill is asked for again (`install_retry_seconds`). */
+const LATER = new Set<string>(['not-found', 'no-matching-version', 'uncertified', 'unreachable']);
+
 const UPSTREAM_TIMING = {
   connectTimeoutMs: 30_000,
   callTimeoutMs: 60_000,
@@ -54,6 +57,7 @@ export class RuntimeService implements OnApplicationBootstrap, OnApplicationShut
   private upstreams: UpstreamServer[] = [];
   private http: GatewayHttpServer | null = null;
   private egress: ServerEgress | null = null;
+  private retry: NodeJS.Timeout | null = null;
 
   constructor(
     @Inject(HUB_CONFIG) private readonly config: HubConfig,
@@ -134,7 +138,7 @@ export class RuntimeService implements OnApplicationBootstrap, OnApplicationShut
     const secrets = readSecrets(runtime.secrets, process.env);
     const offered: OfferedSkill[] = [];
     const composed: Array<{ skill: VerifiedSkill; exposure: SkillExposure; parts: ComposedParts }> = [];
-    for await (const skill of this.installSkills(runtime, stateDir)) {
+    const offer = (skill: VerifiedSkill): void => {
       const exposure = skillExposure(skill, {
         grants: runtime.grants,
         secrets,
@@ -143,7 +147,7 @@ export class RuntimeService implements OnApplicationBootstrap, OnApplicationShut
       const { certifiedAs } = exposure;
       if (exposure.withheld) {
         warn(`${certifiedAs}: ${exposure.withheld}`);
-        continue;
+        return;
       }
       for (const { server, reason } of exposure.refused) {
         warn(`${certifiedAs}: server ${server} is not started: ${reason}`);
@@ -165,19 +169,28 @@ export class RuntimeService implements OnApplicationBootstrap, OnApplicationShut
       upstreams.forEach(start);
       if (exposure.composes) composed.push({ skill, exposure, parts: exposure.composes });
       else offered.push(offeredSkill(exposure, addition));
-    }
-    // A composed skill's parts are known once every skill is installed, whatever the config's order.
-    const composedPrompts: SkillPrompt[] = [];
-    for (const { skill, exposure, parts } of composed) {
-      const reading = composedPrompt(skill, parts, offered);
-      if (!reading.ok) {
-        warn(`${exposure.certifiedAs}: not offered: ${reading.reason}`);
-        continue;
+    };
+    // A composed skill's parts are known once the skills before it are installed, whatever the config's order.
+    const offerComposed = (): void => {
+      const composedPrompts: SkillPrompt[] = [];
+      for (const { skill, exposure, parts } of composed.splice(0)) {
+        const reading = composedPrompt(skill, parts, offered);
+        if (!reading.ok) {
+          warn(`${exposure.certifiedAs}: not offered: ${reading.reason}`);
+          continue;
+        }
+        composedPrompts.push(reading.prompt);
+        offered.push({ ...offeredSkill(exposure, null), prompts: [reading.prompt.name] });
       }
-      composedPrompts.push(reading.prompt);
-      offered.push({ ...offeredSkill(exposure, null), prompts: [reading.prompt.name] });
-    }
-    gateway.add([], { prompts: composedPrompts });
+      gateway.add([], { prompts: composedPrompts });
+    };
+    const waiting: string[] = [];
+    for await (const skill of this.installSkills(runtime, stateDir, runtime.skills, waiting)) offer(skill);
+    offerComposed();
+    this.installLater(runtime, stateDir, waiting, (skill) => {
+      offer(skill);
+      offerComposed();
+    });
     await Promise.all(starting);
     const tools = (await gateway.tools()).length;
     this.logger.log(`gateway: every skill is loaded (${this.upstreams.length} servers, ${tools} tools)`);
@@ -211,9 +224,19 @@ export class RuntimeService implements OnApplicationBootstrap, OnApplicationShut
     this.early.stdio?.(gateway);
   }
 
-  /** Installs every configured skill, verified offline, yielding each; a refused one is logged with its reason and skipped. */
-  private async *installSkills(runtime: RuntimeConfig, stateDir: string): AsyncGenerator<VerifiedSkill> {
-    if (!runtime.skills.length) return;
+  /**
+   * Installs each skill of `specs`, verified offline, yielding each; a refused one is logged with its
+   * reason and skipped, and one that may install later (not published yet, no certified version in its
+   * range yet, the hub down) is put in `waiting`, said once (`again`: a later pass, which says nothing new).
+   */
+  private async *installSkills(
+    runtime: RuntimeConfig,
+    stateDir: string,
+    specs: readonly string[],
+    waiting: string[],
+    again = false,
+  ): AsyncGenerator<VerifiedSkill> {
+    if (!specs.length) return;
     const hub = new HubClient({ baseUrl: runtime.hub ?? this.config.KAZMA_HUB_URL });
     const installer = new SkillInstaller(hub, {
       installDir: join(stateDir, 'skills'),
@@ -226,25 +249,33 @@ export class RuntimeService implements OnApplicationBootstrap, OnApplicationShut
     // install before it kept (TrustState), so concurrent installs would refuse each other's lists.
     // Once the hub has not answered, it is not asked again during this start.
     let hubDown: string | null = null;
-    for (const spec of runtime.skills) {
+    for (const spec of specs) {
       const { author, name, range } = parseSkillSpec(spec);
       const asked: InstallResult | null =
         hubDown === null
           ? await installer.install(author, name, range).catch((err: Error): InstallResult => {
               if (err instanceof HubUnreachableError || (err instanceof HubApiError && err.status >= 500)) {
                 hubDown = err.message;
-                this.logger.warn(
-                  `the hub cannot be reached (${hubDown}): skills are served from their installed copies`,
-                );
+                if (!again) {
+                  this.logger.warn(
+                    `the hub cannot be reached (${hubDown}): skills are served from their installed copies`,
+                  );
+                }
               }
-              return { ok: false, author, name, reason: 'unreachable', message: err.message };
+              const notFound = err instanceof HubApiError && err.status === 404;
+              return { ok: false, author, name, reason: notFound ? 'not-found' : 'unreachable', message: err.message };
             })
           : null;
       // A hub that does not answer (or answers 5xx) does not take down what was installed and
       // verified here before; a hub that answers (a 404, a refusal) is believed.
       const result = hubDown === null && asked ? asked : installer.installedCopy(author, name, range);
       if (!result.ok) {
-        this.logger.error(`refused ${spec}: ${result.reason}: ${result.message}`);
+        if (LATER.has(result.reason) || hubDown !== null) {
+          waiting.push(spec);
+          const why = `${spec} is not installable yet (${result.reason}: ${result.message})`;
+          if (again) this.logger.debug(why);
+          else this.logger.warn(`${why}; asked for again every ${runtime.install_retry_seconds} s`);
+        } else this.logger.error(`refused ${spec}: ${result.reason}: ${result.message}`);
         continue;
       }
       const ref = `${author}/${name}`;
@@ -254,7 +285,35 @@ export class RuntimeService implements OnApplicationBootstrap, OnApplicationShut
     }
   }
 
+  /**
+   * Asks the hub again for the skills in `waiting`, every `install_retry_seconds`, one pass at a time,
+   * and hands each that installs to `offer`: a skill published (or certified) after the runtime
+   * started is served then, its clients told, with no restart.
+   */
+  private installLater(
+    runtime: RuntimeConfig,
+    stateDir: string,
+    waiting: string[],
+    offer: (skill: VerifiedSkill) => void,
+  ): void {
+    if (waiting.length === 0) return;
+    let passing = false;
+    this.retry = setInterval(() => {
+      if (passing) return;
+      passing = true;
+      void (async () => {
+        const specs = waiting.splice(0);
+        for await (const skill of this.installSkills(runtime, stateDir, specs, waiting, true)) offer(skill);
+        if (waiting.length === 0) clearInterval(this.retry!);
+      })()
+        .catch((err: Error) => this.logger.error(`installing skills again failed: ${err.message}`))
+        .finally(() => (passing = false));
+    }, runtime.install_retry_seconds * 1000);
+    this.retry.unref();
+  }
+
   async onApplicationShutdown(): Promise<void> {
+    if (this.retry) clearInterval(this.retry);
     await this.http?.close();
     await Promise.all(this.upstreams.map((u) => u.close()));
     await this.egress?.close();

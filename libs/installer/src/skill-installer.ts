@@ -81,12 +81,13 @@ export type InstallResult =
 
 /**
  * Why an install was refused: what the offline verification refused (InstallRefusal), or what the
- * installer itself refused before or after it. `unreachable` is the caller's: the hub did not answer.
+ * installer itself refused before or after it. `unreachable` and `not-found` are the caller's: the hub
+ * did not answer, or holds no such skill.
  */
 export type InstallRefusalReason = InstallRefusal | InstalledRefusal | InstallerRefusal;
 /** What the installer itself refuses: `unreachable` is the hub not answering (and no installed copy to serve). */
 type InstallerRefusal =
-  'invalid-name' | 'name-taken' | 'no-matching-version' | 'uncertified' | 'cannot-resign' | 'unreachable';
+  'invalid-name' | 'name-taken' | 'not-found' | 'no-matching-version' | 'uncertified' | 'cannot-resign' | 'unreachable';
 
 /** A skill name as certificates spell it: safe as one path segment. */
 const SKILL_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;

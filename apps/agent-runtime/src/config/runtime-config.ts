@@ -55,6 +55,11 @@ export const runtimeConfigSchema = z
     state_dir: z.string().min(1).default('.skillhub-runtime'),
     /** `author/name@<semver range>`. */
     skills: z.array(z.string().regex(SKILL_SPEC, 'author/name@<semver range>')).max(200).default([]),
+    /**
+     * A skill not installable at start (not published yet, no certified version in its range, the
+     * hub down) is asked for again this often, and served as soon as it installs.
+     */
+    install_retry_seconds: z.number().int().min(1).max(86_400).default(60),
     /** The registry certified npm packages are fetched from (their integrity is checked whatever it is). */
     npm_registry: z.url().default('https://registry.npmjs.org'),
     /**
