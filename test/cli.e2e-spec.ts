@@ -375,8 +375,14 @@ describe('skillhub CLI', () => {
     const listed = JSON.parse((await run(['keys', 'list', '--namespace', ns2, '--json'], keyed)).stdout);
     expect(listed).toMatchObject({ signatures_required: true, keys: [{ key_id: key.key_id, name: 'laptop' }] });
 
-    // Signed with the Kazma secret only: the hub refuses it now that the namespace has a key.
+    // Signed with the Kazma secret only: the hub refuses it now that the namespace has a key, and
+    // the dry run says so before it is published.
     expect((await run(['sign', skill], keyed)).code).toBe(0);
+    const dry = await run(['publish', skill, '--dry-run', '--json'], keyed);
+    expect(dry.code).toBe(0);
+    expect(JSON.parse(dry.stdout).warnings).toContainEqual(
+      expect.stringMatching(new RegExp(`^namespace ${ns2} registered publisher keys, .*\\(C14\\.unsigned\\)`)),
+    );
     const unsigned = await run(['publish', skill, '--wait', '--timeout', '60'], keyed);
     expect(unsigned.code).toBe(4);
     expect(unsigned.stderr).toContain('was not certified');

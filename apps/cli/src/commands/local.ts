@@ -172,7 +172,7 @@ export function localCommands(program: Command, ctx: CliContext): void {
       });
       const { report } = result;
       progress.step('asking the hub whether it can verify the signature', { quiet: true });
-      const warnings = await hubSignatureWarnings(client(cmd), result);
+      const warnings = await hubSignatureWarnings(client(cmd), result, dir);
       warnings.forEach((w) => progress.done(`warning: ${w}`));
       print(cmd, { ...result, local: true, warnings }, () =>
         lines(

@@ -33,7 +33,7 @@ export function publishingCommands(program: Command, ctx: CliContext): void {
     const bytes = packDir(dir);
     progress.step('running the certifier’s checks locally', { quiet: true });
     const checked = await checkDir(dir, { ...o, kazmaSecrets: [env.KAZMA_SECRET ?? ''] });
-    const warnings = await hubSignatureWarnings(client(cmd), checked);
+    const warnings = await hubSignatureWarnings(client(cmd), checked, dir);
     warnings.forEach((w) => progress.done(`warning: ${w}`));
     const id = `${skill.namespace}/${skill.name}@${skill.version}`;
     const sha256 = createHash('sha256').update(bytes).digest('hex');
@@ -53,6 +53,7 @@ export function publishingCommands(program: Command, ctx: CliContext): void {
       lines(
         tty`would publish ${id} (${skill.format}): ${bytes.length} bytes, sha256 ${sha256} — nothing was uploaded`,
         tty`local check: ${statusColour(report.status)} (level ${report.level}; package probes run on the hub)`,
+        ...(warnings.length > 0 ? [tty`the hub may decide otherwise: see the warning(s) above`] : []),
         ...problems.map((p) => tty`  ${p.severity ?? 'error'}: ${p.path ? `${p.path}: ` : ''}${p.message}`),
       ),
     );
