@@ -1,7 +1,6 @@
 /** A redis-server of a test's own on a spare loopback port, for fault tests (the machine's shared one is never stopped). */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
-import { Redis } from 'ioredis';
+import { connect, createServer } from 'node:net';
 
 export const sparePort = () =>
   new Promise<number>((resolve, reject) => {
@@ -21,26 +20,33 @@ export async function startRedis(port: number, extraArgs: readonly string[] = []
       stdio: 'ignore',
     },
   );
-  const probe = new Redis({
-    port,
-    host: '127.0.0.1',
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  probe.on('error', () => undefined);
+  // A PING on a plain socket, not a Redis client: a client that gives up while the server starts
+  // rejects the commands it had queued ("Connection is closed.") where no one awaits them.
   for (let i = 0; i < 50; i++) {
-    try {
-      await probe.connect();
-      await probe.ping();
-      probe.disconnect();
-      return proc;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    if (await pong(port)) return proc;
+    await new Promise((r) => setTimeout(r, 100));
   }
   proc.kill();
   throw new Error('private redis-server did not start');
+}
+
+/** Whether a Redis server answers PING on 127.0.0.1:`port`. */
+function pong(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    let answer = '';
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(1_000, () => done(false));
+    socket.on('error', () => done(false));
+    socket.on('connect', () => socket.write('PING\r\n'));
+    socket.on('data', (chunk) => {
+      answer += chunk.toString();
+      if (answer.includes('\r\n')) done(answer.startsWith('+PONG'));
+    });
+  });
 }
 
 export async function stopRedis(proc: ChildProcess | null): Promise<void> {

@@ -4360,6 +4360,15 @@ export interface operations {
           'application/json': components['schemas']['RegistryHealthDto'];
         };
       };
+      /** @description The hub failed; the failure is logged, and nothing about it is echoed. Codes: `INTERNAL`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   'RegistryStatusController_ping[0]': {
@@ -4377,6 +4386,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['PingDto'];
+        };
+      };
+      /** @description The hub failed; the failure is logged, and nothing about it is echoed. Codes: `INTERNAL`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
     };
@@ -4687,6 +4705,15 @@ export interface operations {
           'application/json': components['schemas']['RegistryVersionDto'];
         };
       };
+      /** @description The hub failed; the failure is logged, and nothing about it is echoed. Codes: `INTERNAL`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   'RegistryStatusController_health[1]': {
@@ -4706,6 +4733,15 @@ export interface operations {
           'application/json': components['schemas']['RegistryHealthDto'];
         };
       };
+      /** @description The hub failed; the failure is logged, and nothing about it is echoed. Codes: `INTERNAL`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   'RegistryStatusController_ping[1]': {
@@ -4723,6 +4759,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['PingDto'];
+        };
+      };
+      /** @description The hub failed; the failure is logged, and nothing about it is echoed. Codes: `INTERNAL`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
     };
@@ -5031,6 +5076,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['RegistryVersionDto'];
+        };
+      };
+      /** @description The hub failed; the failure is logged, and nothing about it is echoed. Codes: `INTERNAL`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
     };

@@ -5,6 +5,7 @@
  */
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiProblems } from '../common/dto/api-problems.decorator';
 import { HUB_VERSION } from '../hub-version';
 
 class PingDto {
@@ -26,6 +27,7 @@ export class RegistryStatusController {
   @Get('ping')
   @ApiOperation({ summary: "The MCP Registry's ping" })
   @ApiOkResponse({ type: PingDto })
+  @ApiProblems()
   ping(): PingDto {
     return { pong: true };
   }
@@ -33,6 +35,7 @@ export class RegistryStatusController {
   @Get('health')
   @ApiOperation({ summary: "The MCP Registry's health: the hub answers (its readiness is /api/v1/health/ready)" })
   @ApiOkResponse({ type: RegistryHealthDto })
+  @ApiProblems()
   health(): RegistryHealthDto {
     return { status: 'ok', version: HUB_VERSION };
   }
@@ -40,6 +43,7 @@ export class RegistryStatusController {
   @Get('version')
   @ApiOperation({ summary: "The hub's version, as the MCP Registry answers its own" })
   @ApiOkResponse({ type: RegistryVersionDto })
+  @ApiProblems()
   version(): RegistryVersionDto {
     return { version: HUB_VERSION };
   }
