@@ -49,23 +49,4 @@ describe('AbortableGate', () => {
     await expect(gate.run(gone.signal, async () => void ran.push('late'))).rejects.toBeInstanceOf(AbandonedError);
     expect(await gate.run(undefined, async () => 'free')).toBe('free');
   });
-
-  it('serves the newest waiter first while the line is longer than the limit, first come first served once it is not', async () => {
-    const gate = new AbortableGate(1);
-    const started: number[] = [];
-    const holds = Array.from({ length: 5 }, deferred);
-    const runs = holds.map((hold, i) =>
-      gate.run(undefined, async () => {
-        started.push(i);
-        await hold.promise;
-      }),
-    );
-    for (let done = 0; done < holds.length; done++) {
-      await new Promise(setImmediate);
-      holds[started[done]!]!.resolve();
-    }
-    await Promise.all(runs);
-    // 1–4 wait behind one slot: 4 (the newest) goes next, then 3, and 2 while two still wait; the last, 1, alone.
-    expect(started).toEqual([0, 4, 3, 2, 1]);
-  });
 });

@@ -1,13 +1,8 @@
 /**
- * At most `limit` tasks at once; the others wait their turn, and one whose caller goes away (its
- * signal aborts) leaves the line at once, having cost nothing. In front of the database pool for
- * searches: the pool's own queue keeps a waiter whose client has left and hands it a connection all
- * the same, so a burst of abandoned searches would each still open a transaction.
- *
- * The line is first come, first served while it is short. Longer than `limit`, the hub is
- * overloaded, and the newest waiter goes first (adaptive LIFO, as Facebook's servers do under
- * load): the oldest waiters are the likeliest to have been given up by clients whose close is not
- * known yet, and serving them first would make every new request wait behind the whole backlog.
+ * At most `limit` tasks at once; the others wait their turn in order, and one whose caller goes
+ * away (its signal aborts) leaves the line at once, having cost nothing. In front of the database
+ * pool for searches: the pool's own queue keeps a waiter whose client has left and hands it a
+ * connection all the same, so a burst of abandoned searches would each still open a transaction.
  */
 import { AbandonedError } from '@skillhub/errors';
 
@@ -24,8 +19,8 @@ export class AbortableGate {
     try {
       return await task();
     } finally {
-      // The slot passes to the next in line (the newest when the line is long), or is freed.
-      const next = this.waiting.length > this.limit ? this.waiting.pop() : this.waiting.shift();
+      // The slot passes to the next in line, or is freed.
+      const next = this.waiting.shift();
       if (next) next();
       else this.running--;
     }
