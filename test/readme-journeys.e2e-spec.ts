@@ -1,7 +1,7 @@
 /**
  * The README's journeys, run as a newcomer would: the fenced bash blocks are read from README.md by
  * this test and run with bash, in order, in a temporary folder laid out like the repository (its
- * package.json, node_modules, sources and build linked; `examples/` copied), with
+ * package.json, node_modules and sources linked; its build and `examples/` copied), with
  * node_modules/.bin on PATH, on a fresh data folder, a fresh PostgreSQL database and Redis
  * prefixes of their own. The hub is started with `npm start`, as the README's first block says.
  * Variables carry from one block to the next, as in one terminal. A block that serves (the
@@ -43,7 +43,6 @@ const LINKED = [
   'package.json',
   'package-lock.json',
   'node_modules',
-  'dist',
   'apps',
   'libs',
   'scripts',
@@ -184,6 +183,9 @@ describe("the README's journeys", () => {
     work = mkdtempSync(join(tmpdir(), 'skillhub-readme-'));
     for (const entry of LINKED) symlinkSync(join(ROOT, entry), join(work, entry));
     cpSync(join(ROOT, 'examples'), join(work, 'examples'), { recursive: true });
+    // Copied, not linked: the README's own `npm run build` (tsc sees the sources at other paths and
+    // emits them all) must never rewrite the build that suites running beside this one load.
+    cpSync(join(ROOT, 'dist'), join(work, 'dist'), { recursive: true });
     mkdirSync(join(work, 'home'));
     mkdirSync(join(work, '.journeys'));
     state = join(work, '.journeys', 'state.sh');
