@@ -57,8 +57,9 @@ function reasonOf(err: unknown): Cause | null {
   // Read by shape: a socket error comes from Node's own realm, which is not always this one's `Error`.
   if (typeof err !== 'object' || err === null) return null;
   const { code, message, name } = err as { code?: unknown; message?: unknown; name?: unknown };
-  // TypeORM releases a query runner whose connection broke; the request's next query on it says so.
-  if (name === 'QueryRunnerProviderAlreadyReleasedError') return 'down';
+  // TypeORM releases a query runner whose connection broke; the request's next query (or its
+  // commit) on it says so, by one of two names.
+  if (name === 'QueryRunnerProviderAlreadyReleasedError' || name === 'QueryRunnerAlreadyReleasedError') return 'down';
   if (typeof code === 'string') {
     const system = SYSTEM_CODES.get(code);
     if (system) return system;

@@ -1,5 +1,5 @@
 import { NotFoundException, PayloadTooLargeException } from '@nestjs/common';
-import { EntityNotFoundError, QueryFailedError } from 'typeorm';
+import { EntityNotFoundError, QueryFailedError, QueryRunnerAlreadyReleasedError } from 'typeorm';
 import { BundleInvalidError, BundleTooLargeError } from '@skillhub/bundle';
 import { DomainError, type ErrorKind } from '@skillhub/errors';
 import { InvalidToolNameError } from '@skillhub/gate';
@@ -114,6 +114,7 @@ describe('errorResponse: one status per kind of error', () => {
       [new QueryFailedError('INSERT', [], driver('could not extend file: No space left on device', '53100')), '30'],
       [new QueryFailedError('SELECT', [], driver('sorry, too many clients already', '53300')), '1'],
       [new QueryFailedError('UPDATE', [], driver('could not serialize access', '40001')), '1'],
+      [new QueryRunnerAlreadyReleasedError(), '5'],
     ];
     for (const [error, retryAfter] of cases) {
       const response = errorResponse(error);
