@@ -138,6 +138,11 @@ export async function startEmbeddedDatabaseProcess(
         await new Promise((r) => setTimeout(r, RESTART_DELAYS_MS[Math.min(attempt, RESTART_DELAYS_MS.length - 1)]));
         if (stopping) return;
         const next = await forkDatabase(dataDir, port);
+        // Stopped while this one was starting: it is not kept (it also stops when this process ends).
+        if (stopping) {
+          if (next.child.connected) next.child.send('stop');
+          return;
+        }
         if (!('error' in next.ready)) {
           current = next;
           say(`The embedded database is back (attempt ${attempt + 1})`);
