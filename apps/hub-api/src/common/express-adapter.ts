@@ -13,6 +13,7 @@ import { createServer, IncomingMessage, type Server, ServerResponse } from 'node
 import type { NestApplicationOptions } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Express } from 'express';
+import { dropGoneClients } from './gone-clients';
 
 export class HubExpressAdapter extends ExpressAdapter {
   override initHttpServer(options: NestApplicationOptions): void {
@@ -22,7 +23,10 @@ export class HubExpressAdapter extends ExpressAdapter {
   }
 }
 
-/** A plain HTTP server for `app` whose requests and responses have `app.request` and `app.response` as prototypes. */
+/**
+ * A plain HTTP server for `app` whose requests and responses have `app.request` and
+ * `app.response` as prototypes, and which drops requests whose client has already gone.
+ */
 function createExpressServer(app: Express): Server {
   // Node's IncomingMessage and ServerResponse are constructor functions, run here on an object
   // made with Express's prototype. (Reflect.construct, which would take classes too, kept 1.6 KB
@@ -40,6 +44,6 @@ function createExpressServer(app: Express): Server {
       IncomingMessage: ExpressRequest as unknown as typeof IncomingMessage,
       ServerResponse: ExpressResponse as unknown as typeof ServerResponse,
     },
-    app,
+    dropGoneClients(app),
   );
 }

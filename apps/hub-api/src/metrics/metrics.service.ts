@@ -13,6 +13,7 @@ import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
 import { CertificationRepository, PendingWorkRepository, registerDatabaseMetrics } from '@skillhub/database';
 import { CERTIFICATION_QUEUE, CLOSE_GRACE_MS, PRODUCER_REDIS } from '@skillhub/queue';
 import { withTimeout } from '@skillhub/retry';
+import { goneClientRequests } from '../common/gone-clients';
 
 const SCRAPE_TIMEOUT_MS = 1_000;
 
@@ -37,6 +38,7 @@ export class MetricsService implements OnModuleDestroy {
     collectDefaultMetrics({ register: this.registry, prefix: 'skillhub_hub_api_' });
     registerCertifierMetrics(this.registry);
     registerDatabaseMetrics(this.registry);
+    this.registry.registerMetric(goneClientRequests);
     this.queue = new Queue(CERTIFICATION_QUEUE, { connection: redis, prefix: config.REDIS_PREFIX });
     this.queue.on('error', () => undefined);
     const queue = this.queue;
