@@ -1,6 +1,4 @@
 /** The cache against a local npm registry serving real tarballs (packed from node_modules or given as data). */
-import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
 import { access, appendFile, chmod, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +8,7 @@ import {
   packedRegistryFixtures,
   type SyntheticPackage,
 } from '@skillhub/package-probe/testing';
+import { privateCa } from '@skillhub/testing';
 import { PackageCache, type InstalledPackage } from './package-cache';
 import {
   PACKAGE_CACHE_INSTALL_FAILED,
@@ -59,34 +58,6 @@ const specOf = (pkg: SyntheticPackage): PackageSpec => ({
   version: pkg.version,
   integrity: packSynthetic(pkg).integrity,
 });
-
-/** A private CA and a certificate it signed for 127.0.0.1 (openssl), as a company's TLS-inspecting proxy has. */
-const privateCa = (dir: string): { caFile: string; leafKey: string; chain: string } => {
-  const run = (...args: string[]): void => void execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
-  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-  run('req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=Spec Proxy CA');
-  run('req', ...ec, '-keyout', 'leaf.key', '-out', 'leaf.csr', '-subj', '/CN=127.0.0.1');
-  writeFileSync(join(dir, 'leaf.ext'), 'subjectAltName=IP:127.0.0.1\n');
-  run(
-    'x509',
-    '-req',
-    '-in',
-    'leaf.csr',
-    '-CA',
-    'ca.pem',
-    '-CAkey',
-    'ca.key',
-    '-CAcreateserial',
-    '-out',
-    'leaf.pem',
-    '-days',
-    '2',
-    '-extfile',
-    'leaf.ext',
-  );
-  const read = (name: string): string => readFileSync(join(dir, name), 'utf8');
-  return { caFile: join(dir, 'ca.pem'), leafKey: read('leaf.key'), chain: read('leaf.pem') + read('ca.pem') };
-};
 
 const codeOf = async (promise: Promise<unknown>): Promise<string> =>
   promise.then(

@@ -1,5 +1,6 @@
 /** Runs untrusted programs (skill MCP servers) under bubblewrap with a pure, inspectable policy. */
 export { refusedAddress } from './address-policy';
+export { egressFetch, EgressRefusedError, type EgressFetch, type EgressFetchOptions } from './egress-fetch';
 export {
   EgressProxy,
   SANDBOX_PROXY_PORT,

@@ -5,3 +5,5 @@ export * from './test-env';
 export * from './test-redis';
 export * from './free-port';
 export * from './hub-process-env';
+export * from './private-ca';
+export * from './remote-mcp-server';
