@@ -49,6 +49,8 @@ export interface CertificationInput {
   probes: ProbeResult[];
   /** What each of the skill's MCP servers listed when started in the sandbox (C13), one per server probed. */
   liveServers: LiveServerProbe[];
+  /** Non-public `address:port` destinations the operator lets remote servers use (see `readLaunchSpecs`). */
+  internalAddresses?: readonly string[];
   /** Parses the bundle's code (C11); load it once per process with `loadCodeAnalyzer()`. */
   analyzer: CodeAnalyzer;
   /** For C10 squatting. */

@@ -77,7 +77,11 @@ export function certify(input: CertificationInput): CertificationVerdict {
     ...input,
     code: analyzeBundle(input.bundle, input.analyzer, input.skill, input.detonation?.outputs),
     launches: pinnedByHub(
-      readLaunchSpecs(input.skill?.mcpServers ?? [], new Set(input.bundle.files.map((file) => file.path))),
+      readLaunchSpecs(
+        input.skill?.mcpServers ?? [],
+        new Set(input.bundle.files.map((file) => file.path)),
+        input.internalAddresses,
+      ),
       input.probes,
     ),
   };

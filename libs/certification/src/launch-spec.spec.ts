@@ -197,6 +197,21 @@ describe('readLaunchSpec', () => {
   it('refuses a remote server without a URL', () => {
     expect(codes(remote(null))).toEqual(['unsafe-url']);
   });
+
+  it("accepts a non-public address only when it is exactly one the hub's operator lets through", () => {
+    const internal = ['10.0.0.7:8443', '[fd00::7]:443'];
+    expect(readLaunchSpec(remote('https://10.0.0.7:8443/mcp'), BUNDLE, internal).spec).toEqual({
+      kind: 'remote',
+      url: 'https://10.0.0.7:8443/mcp',
+    });
+    expect(readLaunchSpec(remote('https://[fd00::7]/mcp'), BUNDLE, internal).problems).toEqual([]);
+    // Another port, another address, or none allowed: refused as before.
+    expect(readLaunchSpec(remote('https://10.0.0.7/mcp'), BUNDLE, internal).problems.map((p) => p.code)).toEqual([
+      'unsafe-url',
+    ]);
+    expect(readLaunchSpec(remote('https://10.0.0.8:8443/mcp'), BUNDLE, internal).spec).toBeNull();
+    expect(readLaunchSpec(remote('https://10.0.0.7:8443/mcp'), BUNDLE).spec).toBeNull();
+  });
 });
 
 describe('a working folder', () => {

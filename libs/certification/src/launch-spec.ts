@@ -97,9 +97,17 @@ export interface LaunchVerdictOf extends LaunchVerdict {
   server: McpServerRef;
 }
 
-/** Every server of the skill with its verdict, in declaration order. */
-export function readLaunchSpecs(servers: readonly McpServerRef[], bundleFiles: ReadonlySet<string>): LaunchVerdictOf[] {
-  return servers.map((server) => ({ server, ...readLaunchSpec(server, bundleFiles) }));
+/**
+ * Every server of the skill with its verdict, in declaration order. `internalAddresses`: the exact
+ * `address:port` destinations the hub's operator lets remote servers be reached at although they
+ * are not public (LIVE_PROBE_ALLOW_ADDRESSES); a URL at one of them is not refused.
+ */
+export function readLaunchSpecs(
+  servers: readonly McpServerRef[],
+  bundleFiles: ReadonlySet<string>,
+  internalAddresses: readonly string[] = [],
+): LaunchVerdictOf[] {
+  return servers.map((server) => ({ server, ...readLaunchSpec(server, bundleFiles, internalAddresses) }));
 }
 
 const PIN_HINT =
@@ -186,13 +194,19 @@ const problem = (code: LaunchProblemCode, message: string, fixHint = PIN_HINT): 
 });
 
 /** `bundleFiles`: every path of the bundle, so an interpreter's file can be found. */
-export function readLaunchSpec(server: McpServerRef, bundleFiles: ReadonlySet<string>): LaunchVerdict {
+export function readLaunchSpec(
+  server: McpServerRef,
+  bundleFiles: ReadonlySet<string>,
+  internalAddresses: readonly string[] = [],
+): LaunchVerdict {
   const envProblems = environmentProblems(server.env);
   const cwd = server.cwd === null ? null : cwdProblem(server.cwd);
   // A file is named from the server's working folder; a cwd outside the bundle is refused above.
   const folder = server.cwd === null || cwd !== null ? '' : server.cwd;
   const verdict: StdioVerdict =
-    server.transport === 'stdio' ? stdioSpec(server.command ?? [], bundleFiles, folder) : remoteSpec(server.url);
+    server.transport === 'stdio'
+      ? stdioSpec(server.command ?? [], bundleFiles, folder)
+      : remoteSpec(server.url, internalAddresses);
   const problems = [...envProblems, ...(cwd ? [cwd] : []), ...verdict.problems];
   const refused = problems.some((p) => p.code !== 'unpinned');
   return {
@@ -564,17 +578,20 @@ function moduleSpec(
   return bundleFile(interpreter, command, file, module, args, serverArgs);
 }
 
-function remoteSpec(url: string | null): { spec: LaunchSpec | null; problems: LaunchProblem[] } {
+function remoteSpec(
+  url: string | null,
+  internalAddresses: readonly string[],
+): { spec: LaunchSpec | null; problems: LaunchProblem[] } {
   if (url === null)
     return refused(problem('unsafe-url', 'declares a remote server without a URL', 'Give the server an https:// URL.'));
-  const unsafe = unsafeUrl(url);
+  const unsafe = unsafeUrl(url, internalAddresses);
   if (unsafe)
     return refused(problem('unsafe-url', unsafe, 'Serve the remote server over https:// at a public host name.'));
   return { spec: { kind: 'remote', url }, problems: [] };
 }
 
-/** Why a remote server's URL is refused, or null. */
-export function unsafeUrl(text: string): string | null {
+/** Why a remote server's URL is refused, or null. An `internalAddresses` destination is let through. */
+export function unsafeUrl(text: string, internalAddresses: readonly string[] = []): string | null {
   let url: URL;
   try {
     url = new URL(text);
@@ -584,6 +601,7 @@ export function unsafeUrl(text: string): string | null {
   if (url.protocol !== 'https:')
     return `is served over ${url.protocol.replace(':', '')}, not https (\`${short(text)}\`)`;
   if (url.username !== '' || url.password !== '') return 'puts credentials in its URL';
+  if (internalAddresses.includes(`${url.hostname}:${url.port || '443'}`)) return null;
   const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
   if (LOCAL_HOSTNAMES.test(host)) return `points at ${host}, a local or cloud-metadata host`;
   const embedded = embeddedAddress(host);

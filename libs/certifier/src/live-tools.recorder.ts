@@ -2,15 +2,25 @@
  * C13's evidence: each MCP server whose launch C15 accepted and pinned is started in the sandbox
  * and its tools, prompts and resources are listed (libs/live-probe). A pinned npm release
  * installs from the content-addressed package cache with its registry integrity checked; a file
- * of the bundle runs from the bundle, extracted read-only. PyPI and remote servers are not
- * started: C13 says why they stay unrecorded.
+ * of the bundle runs from the bundle, extracted read-only. A remote server is listed over https
+ * through an egress proxy that reaches public addresses only (and the operator's
+ * LIVE_PROBE_ALLOW_ADDRESSES), so its tools are pinned as a local server's are. PyPI servers are
+ * not started: C13 says why they stay unrecorded.
  */
+import { readFileSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import type { Logger } from '@nestjs/common';
 import type { Bundle } from '@skillhub/bundle';
 import type { LaunchVerdictOf, LiveServerProbe, ProbeResult } from '@skillhub/certification';
 import type { HubConfig } from '@skillhub/config';
-import { extractBundle, probeLiveServer, type ExtractedBundle, type LiveProbeTarget } from '@skillhub/live-probe';
+import {
+  extractBundle,
+  probeLiveServer,
+  type ExtractedBundle,
+  type LiveProbeTarget,
+  type RemoteAccess,
+  type RemoteServerTarget,
+} from '@skillhub/live-probe';
 import { PackageCache } from '@skillhub/package-cache';
 import { sandboxAvailable } from '@skillhub/sandbox';
 
@@ -20,6 +30,8 @@ const MAX_REMEMBERED = 256;
 export interface LiveToolsRecorderOptions {
   packageCache: PackageCache;
   timeoutMs: number;
+  /** Which remote servers can be reached, beyond public addresses with the system's CAs. */
+  remote?: RemoteAccess;
 }
 
 export class LiveToolsRecorder {
@@ -78,6 +90,15 @@ export class LiveToolsRecorder {
             ...workingFolder(extracted, server.cwd),
           };
           results.push(await this.probe(target, false));
+        } else if (spec.kind === 'remote' && server.transport !== 'stdio') {
+          const target: RemoteServerTarget = {
+            kind: 'remote',
+            server: server.name,
+            transport: server.transport,
+            url: spec.url,
+          };
+          // Never remembered: what a remote server lists can change at any time.
+          results.push(await this.probe(target, false));
         }
       }
     } finally {
@@ -87,13 +108,14 @@ export class LiveToolsRecorder {
   }
 
   /** Listed npm releases are remembered; a failure may be the machine's (a timeout), so it is tried again next time. */
-  private async probe(target: LiveProbeTarget, remember: boolean): Promise<LiveServerProbe> {
+  private async probe(target: LiveProbeTarget | RemoteServerTarget, remember: boolean): Promise<LiveServerProbe> {
     const key = remember ? JSON.stringify(target) : null;
     const known = key === null ? undefined : this.listed.get(key);
     if (known) return known;
     const probe = await probeLiveServer(target, {
       packageCache: this.options.packageCache,
       timeoutMs: this.options.timeoutMs,
+      remote: this.options.remote,
     });
     if (key !== null && probe.outcome === 'listed') {
       if (this.listed.size >= MAX_REMEMBERED) this.listed.delete(this.listed.keys().next().value as string);
@@ -131,5 +153,9 @@ export async function liveToolsRecorder(
   return new LiveToolsRecorder({
     packageCache: new PackageCache({ root, registry: config.NPM_REGISTRY_URL }),
     timeoutMs: config.LIVE_PROBE_TIMEOUT_MS,
+    remote: {
+      allowAddresses: config.LIVE_PROBE_ALLOW_ADDRESSES,
+      extraCa: config.LIVE_PROBE_CA_FILE ? readFileSync(config.LIVE_PROBE_CA_FILE, 'utf8') : null,
+    },
   });
 }

@@ -33,6 +33,7 @@ export class SkillJudgeService implements OnModuleInit {
       prober: this.probes.prober,
       probe: (ref) => this.probes.probe(ref),
       liveTools: await liveToolsRecorder(this.config, this.logger),
+      internalAddresses: this.config.LIVE_PROBE_ALLOW_ADDRESSES,
       detonator: await skillDetonator(this.config, this.logger),
       limits: {
         ...DEFAULT_BUNDLE_LIMITS,

@@ -50,6 +50,8 @@ export interface SkillJudgeOptions {
   limits: BundleLimits;
   /** Timed probe (metrics); defaults to the prober's own. */
   probe?: (ref: PackageRef) => Promise<ProbeResult>;
+  /** Non-public `address:port` destinations remote servers may use (LIVE_PROBE_ALLOW_ADDRESSES). */
+  internalAddresses?: readonly string[];
 }
 
 export class SkillJudge {
@@ -61,6 +63,7 @@ export class SkillJudge {
     const liveServers = await this.recordLiveTools(parsed.skill, bundle, probes);
     const detonation = await this.detonate(parsed.skill, bundle, request);
     return certify({
+      internalAddresses: this.options.internalAddresses,
       bundle,
       skill: parsed.skill,
       parseProblems: parsed.problems,
@@ -128,7 +131,7 @@ export class SkillJudge {
     const recorder = this.options.liveTools;
     if (!skill || !recorder) return [];
     const launches = pinnedByHub(
-      readLaunchSpecs(skill.mcpServers, new Set(bundle.files.map((file) => file.path))),
+      readLaunchSpecs(skill.mcpServers, new Set(bundle.files.map((file) => file.path)), this.options.internalAddresses),
       probes,
     );
     return recorder.record(launches, bundle, probes);

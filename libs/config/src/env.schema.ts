@@ -9,6 +9,8 @@ const kazmaSwitch = z
   .transform((v) => v === '1');
 
 const positiveInt = z.coerce.number().int().positive();
+/** `203.0.113.7:8443`, `[2001:db8::1]:443`. */
+export const ADDRESS_PORT = /^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-fA-F:.]+\]):\d{1,5}$/;
 
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -87,6 +89,23 @@ export const envSchema = z.object({
    */
   LIVE_PROBE: bool.default(true),
   LIVE_PROBE_TIMEOUT_MS: positiveInt.default(15_000),
+  /**
+   * Remote (`https`) servers are listed through an egress proxy that reaches public addresses only;
+   * these exact `address:port` destinations (comma-separated) are let through as well: a server on
+   * the operator's own network, or a test's on loopback. Empty by default.
+   */
+  LIVE_PROBE_ALLOW_ADDRESSES: z
+    .string()
+    .default('')
+    .transform((list) =>
+      list
+        .split(',')
+        .map((one) => one.trim())
+        .filter((one) => one !== ''),
+    )
+    .pipe(z.array(z.string().regex(ADDRESS_PORT, 'address:port ([v6]:port)')).max(100)),
+  /** A PEM file of CA certificates trusted for remote servers besides the system's (a private CA). */
+  LIVE_PROBE_CA_FILE: z.string().min(1).optional(),
   /**
    * C16: run what each skill would run (its scripts, the shell blocks its instructions give, a Kazma
    * skill's tools) in the sandbox with honeytokens, under strace. Off, or without bubblewrap and

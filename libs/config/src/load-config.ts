@@ -1,5 +1,7 @@
 import { envSchema, type HubConfig } from './env.schema';
 
+export { ADDRESS_PORT } from './env.schema';
+
 export class ConfigError extends Error {}
 
 /**

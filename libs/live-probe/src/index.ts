@@ -16,3 +16,9 @@ export {
 } from './server-launch';
 export { extractBundle, type ExtractedBundle } from './extract-bundle';
 export { NEEDS_NETWORK, plainText, probeFailureDetail, type ProbeFailure } from './probe-failure';
+export {
+  openRemoteConnection,
+  type RemoteAccess,
+  type RemoteConnection,
+  type RemoteServerTarget,
+} from './remote-connection';

@@ -2,10 +2,14 @@
  * The live tool probe (C13): starts one pinned MCP server in the sandbox, lists what it offers and
  * stops it. The server gets no network, a tmpfs home, its package (or the skill's bundle) read-only at
  * a fixed path, and only the environment the skill declares; never the worker's. Every path ends with
- * the sandbox killed. It never throws: anything that goes wrong is the probe's outcome, with a detail
- * the publisher can act on.
+ * the sandbox killed. A remote server is listed over `https` through an egress proxy of its own,
+ * which reaches public addresses only (remote-connection.ts). It never throws: anything that goes
+ * wrong is the probe's outcome, with a detail the publisher can act on. Tools are what the
+ * certificate pins: a server whose prompts or resources cannot be listed (one that needs its
+ * database for them, say) keeps its tools, and the detail says what was not listed.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { PackageCache } from '@skillhub/package-cache';
 import {
   DEFAULT_SANDBOX_LIMITS,
@@ -28,6 +32,8 @@ import {
   type ServerLaunch,
 } from './server-launch';
 
+import { type RemoteAccess, type RemoteServerTarget, openRemoteConnection } from './remote-connection';
+
 export type { BundleFileServerTarget, LiveProbeTarget, NpmServerTarget } from './server-launch';
 
 export interface LiveProbeOptions {
@@ -40,6 +46,8 @@ export interface LiveProbeOptions {
   maxDefinitionBytes?: number;
   limits?: Partial<SandboxLimits>;
   sandboxTools?: SandboxTools;
+  /** What remote servers may be reached (default: public addresses, the system's CAs). */
+  remote?: RemoteAccess;
 }
 
 export const LIVE_PROBE_DEFAULTS = Object.freeze({
@@ -58,7 +66,10 @@ class ProbeStop extends Error {
   }
 }
 
-export const probeLiveServer = async (target: LiveProbeTarget, options: LiveProbeOptions): Promise<LiveServerProbe> => {
+export const probeLiveServer = async (
+  target: LiveProbeTarget | RemoteServerTarget,
+  options: LiveProbeOptions,
+): Promise<LiveServerProbe> => {
   const result = (outcome: LiveServerProbe['outcome'], detail: string): LiveServerProbe => ({
     server: target.server,
     outcome,
@@ -68,6 +79,7 @@ export const probeLiveServer = async (target: LiveProbeTarget, options: LiveProb
     resources: [],
   });
   try {
+    if (target.kind === 'remote') return { server: target.server, ...(await listRemote(target, options)) };
     const availability = await sandboxAvailable(options.sandboxTools ?? SANDBOX_TOOLS);
     if (!availability.ok) return result('not-probed', `no sandbox on the certifier: ${availability.reason}`);
     const started =
@@ -76,7 +88,7 @@ export const probeLiveServer = async (target: LiveProbeTarget, options: LiveProb
         : await bundleFileServerLaunch(target);
     const folder = target.workingFolder;
     const launch = folder ? await inSkillFolder(started, folder.skillDir, folder.cwd) : started;
-    return { server: target.server, ...(await listDefinitions(target, launch, options)) };
+    return { server: target.server, ...(await listSandboxed(target, launch, options)) };
   } catch (error) {
     if (error instanceof ProbeStop) return result(error.outcome, error.detail);
     if (error instanceof ServerLaunchError) return result(error.missingHere ? 'not-probed' : 'failed', error.message);
@@ -85,13 +97,14 @@ export const probeLiveServer = async (target: LiveProbeTarget, options: LiveProb
   }
 };
 
-const listDefinitions = async (
+type Listed = Omit<LiveServerProbe, 'server'>;
+
+const listSandboxed = async (
   target: LiveProbeTarget,
   launch: ServerLaunch,
   options: LiveProbeOptions,
-): Promise<Omit<LiveServerProbe, 'server'>> => {
+): Promise<Listed> => {
   const timeoutMs = options.timeoutMs ?? LIVE_PROBE_DEFAULTS.timeoutMs;
-  const maxDefinitions = options.maxDefinitions ?? LIVE_PROBE_DEFAULTS.maxDefinitions;
   const maxBytes = options.maxDefinitionBytes ?? LIVE_PROBE_DEFAULTS.maxDefinitionBytes;
   const limits = { ...DEFAULT_SANDBOX_LIMITS, ...options.limits };
   const policy = serverSandboxPolicy(launch, target, { limits });
@@ -99,6 +112,36 @@ const listDefinitions = async (
     tools: options.sandboxTools,
     maxMessageBytes: Math.max(4 * 1024 * 1024, maxBytes * 4),
   });
+  return listDefinitions(transport, options, (error, timedOut) => {
+    // How it ended, if it did on its own (a kill after a timeout would report SIGKILL).
+    const exit = timedOut ? null : transport.exit;
+    return probeFailureDetail({ timedOut, timeoutMs, exit, stderr: transport.stderrTail, error: error.message });
+  });
+};
+
+const listRemote = async (target: RemoteServerTarget, options: LiveProbeOptions): Promise<Listed> => {
+  const timeoutMs = options.timeoutMs ?? LIVE_PROBE_DEFAULTS.timeoutMs;
+  const connection = await openRemoteConnection(target, options.remote ?? {});
+  try {
+    return await listDefinitions(connection.transport, options, (error, timedOut) =>
+      timedOut
+        ? `the remote server at ${target.url} did not list its tools within ${timeoutMs} ms`
+        : `the remote server at ${target.url} could not be listed: ${connection.refusal() ?? error.message}`,
+    );
+  } finally {
+    await connection.close();
+  }
+};
+
+/** Connects, lists every page of what the server offers, and closes the transport whatever happens. */
+const listDefinitions = async (
+  transport: Transport,
+  options: LiveProbeOptions,
+  failure: (error: Error, timedOut: boolean) => string,
+): Promise<Listed> => {
+  const timeoutMs = options.timeoutMs ?? LIVE_PROBE_DEFAULTS.timeoutMs;
+  const maxDefinitions = options.maxDefinitions ?? LIVE_PROBE_DEFAULTS.maxDefinitions;
+  const maxBytes = options.maxDefinitionBytes ?? LIVE_PROBE_DEFAULTS.maxDefinitionBytes;
   const client = new Client({ name: 'skillhub-certifier', version: '1.0.0' });
   const abort = new AbortController();
   let timedOut = false;
@@ -109,6 +152,17 @@ const listDefinitions = async (
   }, timeoutMs);
   // The SDK's own per-request timeout stays behind the probe's deadline, so a slow server is reported as such.
   const request = { signal: abort.signal, timeout: timeoutMs + 1_000 };
+  const unlisted: string[] = [];
+  /** Prompts and resources are not pinned: a server that cannot list them still has its tools recorded. */
+  const optional = async <T>(what: string, list: () => Promise<T[]>): Promise<T[]> => {
+    try {
+      return await list();
+    } catch (error) {
+      if (error instanceof ProbeStop || timedOut) throw error;
+      unlisted.push(`its ${what}/list failed (${(error as Error).message.slice(0, 200)})`);
+      return [];
+    }
+  };
   try {
     await client.connect(transport, request);
     const capabilities = client.getServerCapabilities();
@@ -117,16 +171,20 @@ const listDefinitions = async (
       return { items: page.tools.map(liveTool), nextCursor: page.nextCursor };
     });
     const prompts = capabilities?.prompts
-      ? await allPages('prompts', maxDefinitions, async (cursor) => {
-          const page = await client.listPrompts(cursor ? { cursor } : undefined, request);
-          return { items: page.prompts.map(livePrompt), nextCursor: page.nextCursor };
-        })
+      ? await optional('prompts', () =>
+          allPages('prompts', maxDefinitions, async (cursor) => {
+            const page = await client.listPrompts(cursor ? { cursor } : undefined, request);
+            return { items: page.prompts.map(livePrompt), nextCursor: page.nextCursor };
+          }),
+        )
       : [];
     const resources = capabilities?.resources
-      ? await allPages('resources', maxDefinitions, async (cursor) => {
-          const page = await client.listResources(cursor ? { cursor } : undefined, request);
-          return { items: page.resources.map(liveResource), nextCursor: page.nextCursor };
-        })
+      ? await optional('resources', () =>
+          allPages('resources', maxDefinitions, async (cursor) => {
+            const page = await client.listResources(cursor ? { cursor } : undefined, request);
+            return { items: page.resources.map(liveResource), nextCursor: page.nextCursor };
+          }),
+        )
       : [];
     const oversized = [
       ...tools.map((tool) => ({ what: `the tool ${tool.name}`, value: tool })),
@@ -139,22 +197,13 @@ const listDefinitions = async (
         `${oversized.what} has a definition over ${maxBytes} bytes, more than the hub records`,
       );
     }
-    return { outcome: 'listed', detail: '', tools, prompts, resources };
+    const detail = unlisted.length > 0 ? `${unlisted.join('; ')}; its tools are recorded` : '';
+    return { outcome: 'listed', detail, tools, prompts, resources };
   } catch (error) {
     if (error instanceof ProbeStop) throw error;
-    // How it ended, if it did on its own: read before the kill below, which would report SIGKILL.
-    const exit = timedOut ? null : transport.exit;
+    const detail = failure(error as Error, timedOut);
     await transport.close();
-    throw new ProbeStop(
-      'failed',
-      probeFailureDetail({
-        timedOut,
-        timeoutMs,
-        exit,
-        stderr: transport.stderrTail,
-        error: (error as Error).message,
-      }),
-    );
+    throw new ProbeStop('failed', detail);
   } finally {
     clearTimeout(timer);
     await client.close().catch(() => undefined);

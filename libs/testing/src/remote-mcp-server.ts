@@ -2,7 +2,7 @@
  * A remote MCP server for tests: the SDK's streamable HTTP transport (stateless, JSON answers) over
  * HTTPS on 127.0.0.1 with a certificate of a private CA. Its tools can be changed while it runs, as
  * a remote server's owner can change them after certification. Each tool answers its name and
- * arguments.
+ * arguments. Like server-postgres without its database, it offers resources but cannot list them.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server as HttpsServer } from 'node:https';
@@ -11,7 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { privateCa } from './private-ca';
 
 export interface RemoteTool {
@@ -40,8 +44,16 @@ export async function startRemoteMcpServer(tools: RemoteTool[]): Promise<RemoteM
   const caPem = readFileSync(ca.caFile, 'utf8');
   const state = { tools, calls: [] as string[] };
   const https: HttpsServer = createServer({ key: ca.leafKey, cert: ca.chain }, (req, res) => {
-    const server = new Server({ name: 'remote-fixture', version: '1.0.0' }, { capabilities: { tools: {} } });
+    const server = new Server(
+      { name: 'remote-fixture', version: '1.0.0' },
+      {
+        capabilities: { tools: {}, resources: {} },
+      },
+    );
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: state.tools }));
+    server.setRequestHandler(ListResourcesRequestSchema, () => {
+      throw new Error('connect ECONNREFUSED 127.0.0.1:5432 (its database)');
+    });
     server.setRequestHandler(CallToolRequestSchema, (request) => {
       state.calls.push(request.params.name);
       return {

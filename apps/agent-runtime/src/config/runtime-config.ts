@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute, posix } from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
+import { ADDRESS_PORT } from '@skillhub/config/env';
 import { PERMISSION_TIERS } from '@skillhub/gate';
 import { mcpServerConfigSchema } from '../mcp/mcp-server.config';
 import { networkSettingSchema } from './network-setting';
@@ -90,10 +91,7 @@ export const runtimeConfigSchema = z
      */
     sandbox_egress: z
       .strictObject({
-        allow_addresses: z
-          .array(z.string().regex(/^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-fA-F:.]+\]):\d{1,5}$/, 'address:port ([v6]:port)'))
-          .max(100)
-          .default([]),
+        allow_addresses: z.array(z.string().regex(ADDRESS_PORT, 'address:port ([v6]:port)')).max(100).default([]),
       })
       .default({ allow_addresses: [] }),
     /** Named secrets: where each value is read from. Only skills granted a secret get it. */

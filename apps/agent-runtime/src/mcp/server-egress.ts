@@ -3,12 +3,14 @@
  * a Unix socket of its own (random name, in a folder other users can pass through but not list),
  * which the sandbox binds in and hands to that server's uid alone. Each proxy applies the server's
  * domain allowlist and the operator's `sandbox_egress.allow_addresses`, and every connection it allows
- * or refuses is written to the network audit trail.
+ * or refuses is written to the network audit trail. Certified remote servers are reached by the same
+ * rule, through a proxy of their own (libs/live-probe's openRemoteConnection).
  */
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { RemoteAccess } from '@skillhub/live-probe';
 import { EgressProxy, type EgressEvent, nodeInSandbox, type SandboxNetwork } from '@skillhub/sandbox';
 import type { ServerNetwork } from '../config/network-setting';
 
@@ -33,6 +35,11 @@ export class ServerEgress {
       proxy.catch(() => this.proxies.delete(name));
     }
     return { proxySocket: (await proxy).socketPath, node: nodeInSandbox() };
+  }
+
+  /** How a certified remote server is reached: by the same rule (public addresses, the operator's own), on the same audit trail. */
+  remoteAccess(): RemoteAccess {
+    return { allowAddresses: this.options.allowAddresses, onEvent: this.options.record };
   }
 
   async close(): Promise<void> {

@@ -3,30 +3,28 @@
  * its tools were recorded (libs/live-probe's launch): an npm release from the package cache with
  * its certified integrity (re-verified at every start, so a tampered entry is refused), its bin
  * run by Node without npx; a file of the installed skill run by its interpreter; a remote server
- * at its URL. Before every start, the skill's installed files are checked against its certificate
+ * at its URL, through an egress proxy of its own that connects to public addresses only (or the
+ * operator's `sandbox_egress.allow_addresses`), DNS rebinding included, on the network audit trail. Before every start, the skill's installed files are checked against its certificate
  * (a file changed since install is refused, named). Stdio servers run in the sandbox: their own pid,
  * ipc, uts and network namespaces, network only through their egress proxy when the skill declares or
  * is granted it, the system, package and skill folder read-only, a tmpfs home and /tmp, process,
  * CPU and memory limits, its certified env only; `/proc` shows nothing of the runtime. With
  * `sandbox: off` they run as plain processes.
  */
-import { lookup } from 'node:dns/promises';
 import { statSync } from 'node:fs';
-import { isIP } from 'node:net';
 import { join } from 'node:path';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   bundleFileServerLaunch,
   inSkillFolder,
   npmServerLaunch,
+  openRemoteConnection,
   serverSandboxPolicy,
   type ServerLaunch,
 } from '@skillhub/live-probe';
 import { changedInstalledFiles } from '@skillhub/installer';
-import { SandboxStdioTransport, refusedAddress } from '@skillhub/sandbox';
+import { SandboxStdioTransport } from '@skillhub/sandbox';
 import type { CertifiedLaunch } from '../install/certified-launch';
 import type { RecentPackageChecks } from './recent-package-checks';
 import { type SandboxSetting, noSandbox } from './sandbox-setting';
@@ -67,7 +65,10 @@ export function skillConnector(planned: PlannedSkillServer, options: SkillConnec
   let stderr: StderrTail | null = null;
   return {
     async open(): Promise<Transport> {
-      if (launch.kind === 'remote') return remoteTransport(launch);
+      if (launch.kind === 'remote') {
+        const target = { kind: 'remote' as const, server: planned.name, transport: launch.transport, url: launch.url };
+        return (await openRemoteConnection(target, options.sandbox.egress.remoteAccess())).transport;
+      }
       if (server.skillDir !== null) {
         const changed = changedInstalledFiles(server.skillDir, { files: server.certifiedFiles });
         if (changed) throw new Error(`its skill's installed files are refused: ${changed}`);
@@ -158,24 +159,6 @@ async function plainTransport(
   });
   stderr.follow(transport.stderr);
   return transport;
-}
-
-/**
- * A certified remote server, once every address its name resolves to now is public: a name can be
- * pointed at loopback or a private network after certification (DNS rebinding, wildcard DNS).
- */
-export async function remoteTransport(launch: Extract<CertifiedLaunch, { kind: 'remote' }>): Promise<Transport> {
-  const url = new URL(launch.url);
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  const addresses = isIP(host) ? [{ address: host }] : await lookup(host, { all: true });
-  for (const { address } of addresses) {
-    const why = refusedAddress(address);
-    if (why)
-      throw new Error(
-        `its remote server's name ${host} resolves to ${address} (${why}); only public addresses are connected to`,
-      );
-  }
-  return launch.transport === 'sse' ? new SSEClientTransport(url) : new StreamableHTTPClientTransport(url);
 }
 
 /** A declared working folder must exist in the installed skill (the certificate has its files). */
