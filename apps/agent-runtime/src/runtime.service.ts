@@ -4,6 +4,7 @@
  * offline) and start the servers their certificates let run (in the sandbox) and the servers the
  * operator configures, each offered as soon as it is up, with Agent Skills offered as prompts.
  */
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
@@ -93,6 +94,7 @@ export class RuntimeService implements OnApplicationBootstrap, OnApplicationShut
     const networkTrail = new FileAuditTrail<EgressEvent>(join(stateDir, 'audit', 'network.jsonl'), warn);
     this.egress = new ServerEgress({
       allowAddresses: runtime.sandbox_egress.allow_addresses,
+      extraCa: runtime.sandbox_egress.ca_file === null ? null : readCaFile(runtime.sandbox_egress.ca_file),
       record: (event) => {
         networkTrail.record(event);
         if (event.verdict === 'refused') this.logger.warn(`${event.server}: network: ${event.reason}`);
@@ -330,4 +332,13 @@ function offeredSkill(exposure: SkillExposure, addition: PlannedAddition | null)
     tools: [...(addition?.tools ?? []).map((tool) => `mcp__${tool.namespace}__${tool.tool}`), ...servers],
     prompts: exposure.prompts.map((prompt) => prompt.name),
   };
+}
+
+/** The operator's extra CAs for remote servers; a file that cannot be read stops the start, named. */
+function readCaFile(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new Error(`sandbox_egress.ca_file: ${path} cannot be read (${(error as Error).message})`);
+  }
 }

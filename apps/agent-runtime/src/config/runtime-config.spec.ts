@@ -108,7 +108,7 @@ describe('the runtime configuration', () => {
     expect(example).toMatchObject({
       sandbox: 'on',
       sandbox_limits: { memory_mib: 1024, processes: 256, cpu_cores: 1, cpu_seconds: 3600, tmpfs_mib: 64 },
-      sandbox_egress: { allow_addresses: [] },
+      sandbox_egress: { allow_addresses: [], ca_file: null },
       grants: { 'acme-labs/weather': { network: { domains: ['api.weather.example'] } } },
     });
   });

@@ -86,14 +86,17 @@ export const runtimeConfigSchema = z
       })
       .default({ memory_mib: 1024, cpu_seconds: 3600, processes: 256, cpu_cores: 1, tmpfs_mib: 64 }),
     /**
-     * The egress proxy servers with network go through. It reaches public addresses only; these exact
-     * `address:port` destinations (an internal API, say) are let through as well.
+     * The egress proxy servers with network go through, and certified remote servers are reached
+     * through. It reaches public addresses only; these exact `address:port` destinations (an internal
+     * API, say) are let through as well. `ca_file`: a PEM file of CAs trusted for remote servers
+     * besides the system's (and NODE_EXTRA_CA_CERTS).
      */
     sandbox_egress: z
       .strictObject({
         allow_addresses: z.array(z.string().regex(ADDRESS_PORT, 'address:port ([v6]:port)')).max(100).default([]),
+        ca_file: z.string().min(1).nullable().default(null),
       })
-      .default({ allow_addresses: [] }),
+      .default({ allow_addresses: [], ca_file: null }),
     /** Named secrets: where each value is read from. Only skills granted a secret get it. */
     secrets: z.record(z.string().regex(SECRET_NAME, 'a secret name'), secretSourceSchema).default({}),
     /** `author/name` → what that skill's servers are granted. */

@@ -271,7 +271,7 @@ export class Gateway {
     signal?: AbortSignal,
   ): Promise<CallRun> {
     const route = this.route(name);
-    const state = route ? await route.upstream.ensureConnected() : null;
+    const state = route ? await route.upstream.stateForCall() : null;
     const live = state?.status === 'connected' ? state.tools.find((t) => t.name === route!.tool) : undefined;
     const input: GateInput = {
       toolName: name,

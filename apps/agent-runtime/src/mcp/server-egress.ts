@@ -16,6 +16,8 @@ import type { ServerNetwork } from '../config/network-setting';
 
 export interface ServerEgressOptions {
   allowAddresses: readonly string[];
+  /** PEM CAs trusted for remote servers besides the system's. */
+  extraCa?: string | null;
   /** Every connection decision, allowed or refused. */
   record: (event: EgressEvent) => void;
 }
@@ -39,7 +41,11 @@ export class ServerEgress {
 
   /** How a certified remote server is reached: by the same rule (public addresses, the operator's own), on the same audit trail. */
   remoteAccess(): RemoteAccess {
-    return { allowAddresses: this.options.allowAddresses, onEvent: this.options.record };
+    return {
+      allowAddresses: this.options.allowAddresses,
+      extraCa: this.options.extraCa ?? null,
+      onEvent: this.options.record,
+    };
   }
 
   async close(): Promise<void> {

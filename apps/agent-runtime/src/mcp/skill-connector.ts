@@ -93,6 +93,7 @@ export function skillConnector(planned: PlannedSkillServer, options: SkillConnec
       );
       return new SandboxStdioTransport(policy, started.argv, { tools: options.sandbox.tools });
     },
+    relistsBeforeCalls: launch.kind === 'remote',
     explain(error, transport): string {
       const sandboxed = transport instanceof SandboxStdioTransport ? transport : null;
       return describeFailure({

@@ -25,6 +25,12 @@ export interface UpstreamConnector {
   open(): Promise<Transport>;
   /** Why the attempt failed or the connection ended, from the error and what the transport saw (exit, stderr). */
   explain(error: Error, transport: Transport | null): string;
+  /**
+   * The server can change its tools without telling the runtime (a remote server, whose code
+   * nothing pins, need send no `list_changed`): they are listed again before every call, so the
+   * call is checked against the definition the server serves now.
+   */
+  relistsBeforeCalls?: boolean;
 }
 
 /** The tool pins one certificate records for a skill's server (null: none were recorded). */
@@ -102,6 +108,24 @@ export class UpstreamServer {
     if (this.state.status === 'failed' && this.now() < this.state.retryAt) return Promise.resolve(this.state);
     this.connecting ??= this.connect().finally(() => (this.connecting = null));
     return this.connecting;
+  }
+
+  /**
+   * As ensureConnected, for a call: a server that can change its tools silently has them listed
+   * again first (a listing that fails is the call's failure, not the server's).
+   */
+  async stateForCall(): Promise<UpstreamState> {
+    const state = await this.ensureConnected();
+    const client = this.client;
+    if (state.status !== 'connected' || !client || !this.spec.connector.relistsBeforeCalls) return state;
+    try {
+      const tools = await this.listTools(client);
+      if (this.client === client) this.state = { status: 'connected', tools };
+      return { status: 'connected', tools };
+    } catch (error) {
+      const reason = `its tools could not be listed again before the call: ${(error as Error).message}`;
+      return { status: 'failed', reason, failures: 0, retryAt: this.now() };
+    }
   }
 
   /** As ensureConnected, without waiting for a connection already under way (its state until then). */
