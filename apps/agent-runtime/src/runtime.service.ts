@@ -339,6 +339,6 @@ function readCaFile(path: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
-    throw new Error(`sandbox_egress.ca_file: ${path} cannot be read (${(error as Error).message})`);
+    throw new Error(`sandbox_egress.ca_file: ${path} cannot be read (${(error as Error).message})`, { cause: error });
   }
 }
