@@ -17,17 +17,16 @@
  * scripts off, no global install, no audit.
  */
 import { spawn } from 'node:child_process';
-import { access, chmod, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, posix } from 'node:path';
+import { type RecordedTree, storedEntry } from './entry-store';
 import {
   PackageCacheConfigError,
   PackageInstallFailedError,
   PackageIntegrityMismatchError,
   PackageNoBinError,
-  PackageTamperedError,
 } from './package-cache.errors';
 import { assertPackageSpec, packageEntryKey, packageLabel, type PackageSpec } from './package-spec';
-import { recordTree, treeChanges, type TreeFiles } from './package-tree';
 
 export interface PackageCacheOptions {
   /** An absolute folder the cache owns. */
@@ -62,18 +61,14 @@ export interface InstalledPackage {
 }
 
 /** What the cache writes beside an entry's files; the key of the entry folder is derived from the spec. */
-interface EntryRecord {
+interface EntryRecord extends RecordedTree {
   format: 1;
   name: string;
   version: string;
   integrity: string;
   /** Relative to the entry folder. */
   bin: string;
-  treeDigest: string;
-  files: TreeFiles;
 }
-
-const ENTRY_RECORD = '.skillhub-entry.json';
 const DEFAULT_INSTALL_TIMEOUT_MS = 120_000;
 const STDERR_KEPT_BYTES = 16 * 1024;
 
@@ -117,34 +112,17 @@ export class PackageCache {
   }
 
   private async installOnce(spec: PackageSpec, key: string): Promise<InstalledPackage> {
-    const entryDir = join(this.root, 'entries', key);
-    const cached = await readRecord(entryDir, spec);
-    if (cached) return verifiedEntry(entryDir, spec, cached);
-
-    await mkdir(join(this.root, '_staging'), { recursive: true });
-    const staging = await mkdtemp(join(this.root, '_staging', `${key.slice(0, 16)}-`));
-    try {
-      // The entry is mounted into sandboxes whose user is none of the host's: readable by all (mkdtemp makes it 0700).
-      await chmod(staging, 0o755);
-      const record = await this.installInto(staging, spec);
-      await writeFile(join(staging, ENTRY_RECORD), JSON.stringify(record));
-      await mkdir(join(this.root, 'entries'), { recursive: true });
-      try {
-        await rename(staging, entryDir);
-      } catch (error) {
-        // Another process finished the same entry first: use (and verify) that one.
-        if (!['EEXIST', 'ENOTEMPTY'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
-        const theirs = await readRecord(entryDir, spec);
-        if (!theirs) throw error;
-        return verifiedEntry(entryDir, spec, theirs);
-      }
-      return installedPackage(entryDir, spec, record, false);
-    } finally {
-      await rm(staging, { recursive: true, force: true });
-    }
+    const { entryDir, record, fromCache } = await storedEntry<EntryRecord>(this.root, {
+      key,
+      label: packageLabel(spec),
+      accept: (found) => (sameSpec(found, spec) ? found : null),
+      install: (staging) => this.installInto(staging, spec),
+      required: (found) => found.bin,
+    });
+    return installedPackage(entryDir, spec, record, fromCache);
   }
 
-  private async installInto(staging: string, spec: PackageSpec): Promise<EntryRecord> {
+  private async installInto(staging: string, spec: PackageSpec): Promise<Omit<EntryRecord, keyof RecordedTree>> {
     const what = packageLabel(spec);
     const manifest = {
       name: 'skillhub-package-cache-entry',
@@ -166,23 +144,7 @@ export class PackageCache {
 
     const packageDir = join('node_modules', spec.name);
     const bin = posix.join(packageDir, await binOf(join(staging, packageDir), spec));
-    const tree = await recordTree(staging, new Set([ENTRY_RECORD]));
-    if (tree.strays.length > 0) {
-      throw new PackageInstallFailedError(
-        `${what} installed entries that are not regular files: ${tree.strays.slice(0, 5).join(', ')}`,
-      );
-    }
-    if (!Object.hasOwn(tree.files, bin))
-      throw new PackageNoBinError(`${what} names ${bin} as its program, but has no such file`);
-    return {
-      format: 1,
-      name: spec.name,
-      version: spec.version,
-      integrity: spec.integrity,
-      bin,
-      treeDigest: tree.digest,
-      files: tree.files,
-    };
+    return { format: 1, name: spec.name, version: spec.version, integrity: spec.integrity, bin };
   }
 
   private async runNpm(cwd: string, what: string): Promise<void> {
@@ -239,43 +201,16 @@ export class PackageCache {
   }
 }
 
-/** The record of a complete entry, or null when there is none. A record for another spec is tampering. */
-const readRecord = async (entryDir: string, spec: PackageSpec): Promise<EntryRecord | null> => {
-  let text: string;
-  try {
-    text = await readFile(join(entryDir, ENTRY_RECORD), 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    // An entry appears only by renaming a complete install into place, so a folder without its record was changed.
-    if (await exists(entryDir)) throw new PackageTamperedError(packageLabel(spec), [`${ENTRY_RECORD} was removed`]);
-    return null;
-  }
-  let record: EntryRecord;
-  try {
-    record = JSON.parse(text) as EntryRecord;
-  } catch {
-    throw new PackageTamperedError(packageLabel(spec), [`${ENTRY_RECORD} is not JSON`]);
-  }
-  const same =
-    record?.format === 1 &&
-    record.name === spec.name &&
-    record.version === spec.version &&
-    record.integrity === spec.integrity &&
-    typeof record.bin === 'string' &&
-    typeof record.files === 'object' &&
-    record.files !== null;
-  if (!same) throw new PackageTamperedError(packageLabel(spec), [`${ENTRY_RECORD} does not describe this package`]);
-  return record;
-};
-
-const verifiedEntry = async (entryDir: string, spec: PackageSpec, record: EntryRecord): Promise<InstalledPackage> => {
-  const found = await recordTree(entryDir, new Set([ENTRY_RECORD]));
-  const changes = treeChanges(record.files, found);
-  if (found.digest !== record.treeDigest && changes.length === 0)
-    changes.push('the tree digest differs from its record');
-  if (!Object.hasOwn(record.files, record.bin)) changes.push(`the program ${record.bin} is not one of its files`);
-  if (changes.length > 0) throw new PackageTamperedError(packageLabel(spec), changes);
-  return installedPackage(entryDir, spec, record, true);
+/** A record written for exactly this spec. */
+const sameSpec = (record: unknown, spec: PackageSpec): record is EntryRecord => {
+  const found = record as Partial<EntryRecord> | null;
+  return (
+    found?.format === 1 &&
+    found.name === spec.name &&
+    found.version === spec.version &&
+    found.integrity === spec.integrity &&
+    typeof found.bin === 'string'
+  );
 };
 
 const installedPackage = (
@@ -334,12 +269,6 @@ const binOf = async (packageDir: string, spec: PackageSpec): Promise<string> => 
   }
   return path;
 };
-
-const exists = (path: string): Promise<boolean> =>
-  access(path).then(
-    () => true,
-    () => false,
-  );
 
 /** What of the operator's environment npm reads its settings from; nothing else reaches it. */
 const operatorNpmEnv = (env: NodeJS.ProcessEnv): Record<string, string> =>
