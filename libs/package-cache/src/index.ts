@@ -15,3 +15,10 @@ export {
   PackageNoBinError,
   PackageTamperedError,
 } from './package-cache.errors';
+export {
+  PYTHON_INTERPRETERS,
+  PythonPackageCache,
+  type InstalledPythonPackage,
+  type PythonCacheOptions,
+} from './python-cache';
+export { assertPythonLock, type LockedWheel, type PythonLock } from './python-lock';

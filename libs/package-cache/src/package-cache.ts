@@ -16,10 +16,10 @@
  * forced on the command line, which no configuration overrides: the registry, the cache folder, install
  * scripts off, no global install, no audit.
  */
-import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, posix } from 'node:path';
 import { type RecordedTree, storedEntry } from './entry-store';
+import { runInstaller } from './installer-process';
 import {
   PackageCacheConfigError,
   PackageInstallFailedError,
@@ -70,7 +70,6 @@ interface EntryRecord extends RecordedTree {
   bin: string;
 }
 const DEFAULT_INSTALL_TIMEOUT_MS = 120_000;
-const STDERR_KEPT_BYTES = 16 * 1024;
 
 export class PackageCache {
   private readonly inFlight = new Map<string, Promise<InstalledPackage>>();
@@ -166,37 +165,15 @@ export class PackageCache {
       // npm's shebang runs `node`: this process's own comes first.
       PATH: `${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`,
     };
-    const timeoutMs = this.options.installTimeoutMs ?? DEFAULT_INSTALL_TIMEOUT_MS;
-    await new Promise<void>((resolve, reject) => {
-      const child = spawn(this.options.npm ?? 'npm', args, {
-        cwd,
-        env,
-        stdio: ['ignore', 'ignore', 'pipe'],
-        detached: true,
-      });
-      let stderr = '';
-      child.stderr.on('data', (chunk: Buffer) => {
-        stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_KEPT_BYTES);
-      });
-      const timer = setTimeout(() => {
-        // npm runs in its own process group: take whatever it started down with it.
-        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-        reject(new PackageInstallFailedError(`npm did not install ${what} within ${timeoutMs} ms`));
-      }, timeoutMs);
-      child.once('error', (error) => {
-        clearTimeout(timer);
-        reject(new PackageInstallFailedError(`npm could not be started: ${error.message}`));
-      });
-      child.once('close', (code) => {
-        clearTimeout(timer);
-        if (code === 0) resolve();
-        else
-          reject(
-            new PackageInstallFailedError(
-              `npm could not install ${what}: ${npmErrors(stderr) || `exit code ${code}`}${tlsHint(stderr)}`,
-            ),
-          );
-      });
+    await runInstaller({
+      tool: 'npm',
+      command: this.options.npm ?? 'npm',
+      args,
+      cwd,
+      env,
+      timeoutMs: this.options.installTimeoutMs ?? DEFAULT_INSTALL_TIMEOUT_MS,
+      what,
+      errors: (stderr) => `${npmErrors(stderr)}${tlsHint(stderr)}`,
     });
   }
 }

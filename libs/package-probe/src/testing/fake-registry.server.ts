@@ -95,8 +95,28 @@ function npmAnswer(
   return document ? npmJson(200, document, baseUrl()) : json(404, `version not found: ${version}`);
 }
 
-/** A PyPI-like JSON API: `GET /pypi/<name>/json` and `GET /pypi/<name>/<version>/json`, normalized names only. */
-function pypiAnswer(projects: ReadonlyMap<string, PypiProject>, path: string): Answer {
+/**
+ * A PyPI-like JSON API: `GET /pypi/<name>/json` and `GET /pypi/<name>/<version>/json`, normalized
+ * names only; and, for pip, the simple index (`GET /simple/<name>/`: every file of every release
+ * with its sha256) and the files the fixtures carry (`wheels`, by path).
+ */
+function pypiAnswer(
+  projects: ReadonlyMap<string, PypiProject>,
+  wheels: Readonly<Record<string, Buffer>>,
+  path: string,
+): Answer {
+  const wheel = Object.hasOwn(wheels, path) ? wheels[path] : undefined;
+  if (wheel) return { status: 200, body: wheel, headers: { 'content-type': 'application/octet-stream' } };
+  const simple = /^\/simple\/([^/]+)\/$/.exec(path);
+  if (simple) {
+    const listed = projects.get(decodeURIComponent(simple[1] as string));
+    if (!listed) return { status: 404, body: 'Not Found', headers: { 'content-type': 'text/plain' } };
+    const links = Object.values(listed.releases)
+      .flatMap((release) => release.urls)
+      .map((file) => `<a href="${file.url}#sha256=${file.digests.sha256}">${file.filename}</a><br/>`);
+    const body = `<!DOCTYPE html><html><body>${links.join('\n')}</body></html>`;
+    return { status: 200, body, headers: { 'content-type': 'text/html' } };
+  }
   const match = /^\/pypi\/([^/]+)\/(?:([^/]+)\/)?json$/.exec(path);
   const project = match ? projects.get(decodeURIComponent(match[1] as string)) : undefined;
   if (!match || !project) return json(404, { message: 'Not Found' });
@@ -134,7 +154,7 @@ export class FakeRegistryServer {
     const answer = (path: string): Answer =>
       kind === 'npm'
         ? npmAnswer(packuments, fixtures.tarballs ?? {}, () => fake.baseUrl, path)
-        : pypiAnswer(projects, path);
+        : pypiAnswer(projects, fixtures.wheels ?? {}, path);
     const fake = new FakeRegistryServer(server, answer);
     server.on('request', (request, response) => fake.handle(request, response));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -3,3 +3,4 @@ export * from './fake-registry.server';
 export * from './registry-fixtures';
 export * from './packed-packages';
 export * from './synthetic-mcp-server';
+export * from './python-wheels';

@@ -101,6 +101,8 @@ export interface RegistryFixtures {
   pypi: PypiProject[];
   /** npm tarballs by request path (`/<name>/-/<file>.tgz`); a `dist.tarball` that is a path is served from here. */
   tarballs?: Record<string, Buffer>;
+  /** PyPI files by request path (`/files/<file>.whl`), listed by the simple index where a release's `url` names them. */
+  wheels?: Record<string, Buffer>;
 }
 
 const digest = (algorithm: string, text: string, encoding: 'hex' | 'base64'): string =>
