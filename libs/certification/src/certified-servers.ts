@@ -1,13 +1,14 @@
 /**
  * The servers a certificate lets the runtime start: each verified launch spec (C15) with the
- * package release C8 pinned by integrity and the live tool pins C13 recorded. A server whose
- * launch could not be pinned is left out, so the runtime never starts it.
+ * package release C8 pinned by integrity, the live tool pins C13 recorded and, for a PyPI server,
+ * the wheels it was installed from. A server whose launch could not be pinned is left out, so the
+ * runtime never starts it.
  */
 import type { CertifiedServer } from '@skillhub/signing';
 import type { Evidence } from './check';
 
 export function certifiedServers(
-  evidence: Pick<Evidence, 'launches' | 'pinnedPackages' | 'liveTools'>,
+  evidence: Pick<Evidence, 'launches' | 'pinnedPackages' | 'liveTools' | 'serverLocks'>,
 ): CertifiedServer[] {
   return evidence.launches.flatMap(({ server, spec, pinned }): CertifiedServer[] => {
     if (spec === null || !pinned) return [];
@@ -31,12 +32,18 @@ export function certifiedServers(
         );
         // Without the registry's integrity the bytes that would run are not pinned.
         if (!release) return [];
-        // npm: what runs, at its pin (the hub's, for a package named with no version).
-        const argv =
-          spec.kind === 'npm'
-            ? [...spec.argv, `${spec.package.name}@${spec.package.version}`, ...spec.args]
-            : (server.command ?? []);
-        return [{ ...common, launch: spec.kind, argv, url: null, package: release, file: null }];
+        if (spec.kind === 'npm') {
+          // What runs, at its pin (the hub's, for a package named with no version).
+          const argv = [...spec.argv, `${spec.package.name}@${spec.package.version}`, ...spec.args];
+          return [{ ...common, launch: 'npm', argv, url: null, package: release, file: null }];
+        }
+        // PyPI: with the wheels it was installed from at certification, which the runtime installs by
+        // hash; without them (not probed), listed as declared, and the runtime does not start it.
+        const lock = Object.hasOwn(evidence.serverLocks, server.name) ? evidence.serverLocks[server.name] : undefined;
+        const argv = [...spec.argv, `${spec.package.name}==${spec.package.version}`, ...spec.args];
+        return lock
+          ? [{ ...common, launch: 'pypi', argv, url: null, package: release, file: null, lock }]
+          : [{ ...common, launch: 'pypi', argv: server.command ?? [], url: null, package: release, file: null }];
       }
     }
   });

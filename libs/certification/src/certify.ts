@@ -63,6 +63,7 @@ const NO_EVIDENCE: Evidence = {
   capabilities: [],
   launches: [],
   liveTools: {},
+  serverLocks: {},
   provenance: [],
   detonation: null,
 };

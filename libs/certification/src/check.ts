@@ -2,7 +2,7 @@
  * What a check is and how one is run fail-closed: a check that throws becomes a critical
  * `<id>.check-error` finding and a failed check, and every requirement it decides is unmet.
  */
-import type { PinnedPackage } from '@skillhub/signing';
+import type { PinnedPackage, ServerLock } from '@skillhub/signing';
 import type { NormalizedSkill, SkillFormat } from '@skillhub/skill-formats';
 import type { BundleCode } from './bundle-code';
 import type { CertificationInput } from './certification-input';
@@ -26,6 +26,8 @@ export interface Evidence {
   launches: ServerLaunch[];
   /** C13: server name → live tool name → definition hash, for the servers whose tools were listed. */
   liveTools: Record<string, Record<string, string>>;
+  /** C13: server name → the wheels a listed PyPI server was installed from. */
+  serverLocks: Record<string, ServerLock>;
   provenance: PackageProvenance[];
   /** C16: what the detonation ran and saw; null when the skill was not detonated. */
   detonation: DetonationResult | null;

@@ -1,3 +1,4 @@
+import type { ServerLock } from '@skillhub/signing';
 /**
  * What the certifier saw when it started a skill's MCP server in the sandbox (C13): the server's
  * live tool, prompt and resource definitions, or why it could not list them. Gathered by the
@@ -41,4 +42,6 @@ export interface LiveServerProbe {
   tools: LiveTool[];
   prompts: LivePrompt[];
   resources: LiveResource[];
+  /** A PyPI server: the wheels it was installed from, by hash, which the certificate records. */
+  lock?: ServerLock;
 }

@@ -4,8 +4,9 @@
  * installs from the content-addressed package cache with its registry integrity checked; a file
  * of the bundle runs from the bundle, extracted read-only. A remote server is listed over https
  * through an egress proxy that reaches public addresses only (and the operator's
- * LIVE_PROBE_ALLOW_ADDRESSES), so its tools are pinned as a local server's are. PyPI servers are
- * not started: C13 says why they stay unrecorded.
+ * LIVE_PROBE_ALLOW_ADDRESSES), so its tools are pinned as a local server's are. A pinned PyPI
+ * release is resolved by pip to a lock of wheels by sha256, installed from exactly that lock and
+ * probed; the lock goes into the certificate, and the runtime installs nothing else.
  */
 import { readFileSync } from 'node:fs';
 import { resolve, join } from 'node:path';
@@ -21,7 +22,7 @@ import {
   type RemoteAccess,
   type RemoteServerTarget,
 } from '@skillhub/live-probe';
-import { PackageCache } from '@skillhub/package-cache';
+import { PackageCache, PythonPackageCache } from '@skillhub/package-cache';
 import { sandboxAvailable } from '@skillhub/sandbox';
 
 /** A listed server gives the same answer for the same release, arguments and environment. */
@@ -29,6 +30,7 @@ const MAX_REMEMBERED = 256;
 
 export interface LiveToolsRecorderOptions {
   packageCache: PackageCache;
+  pythonCache?: PythonPackageCache;
   timeoutMs: number;
   /** Which remote servers can be reached, beyond public addresses with the system's CAs. */
   remote?: RemoteAccess;
@@ -90,6 +92,10 @@ export class LiveToolsRecorder {
             ...workingFolder(extracted, server.cwd),
           };
           results.push(await this.probe(target, false));
+        } else if (spec.kind === 'pypi') {
+          results.push(
+            await this.probePypi(server, spec, probes, async () => (extracted ??= await extractBundle(bundle))),
+          );
         } else if (spec.kind === 'remote' && server.transport !== 'stdio') {
           const target: RemoteServerTarget = {
             kind: 'remote',
@@ -107,6 +113,39 @@ export class LiveToolsRecorder {
     return results;
   }
 
+  /** A pinned PyPI release C8 found: its lock resolved by pip, then installed from that lock and listed. */
+  private async probePypi(
+    server: LaunchVerdictOf['server'],
+    spec: Extract<NonNullable<LaunchVerdictOf['spec']>, { kind: 'npm' | 'pypi' }>,
+    probes: readonly ProbeResult[],
+    extract: () => Promise<ExtractedBundle>,
+  ): Promise<LiveServerProbe> {
+    const { name, version } = spec.package;
+    const found = probes.some(
+      (p) => p.registry === 'pypi' && p.name === name && p.version === version && p.outcome === 'found',
+    );
+    if (!found) return notProbed(server.name, 'its PyPI release was not found (see C8)');
+    const cache = this.options.pythonCache;
+    if (!cache) return notProbed(server.name, 'the certifier has no Python package cache');
+    let lock;
+    try {
+      lock = await cache.resolve(name, version);
+    } catch (error) {
+      return { ...notProbed(server.name, ''), outcome: 'failed', detail: (error as Error).message };
+    }
+    const extracted = server.cwd === null ? null : await extract();
+    const target: LiveProbeTarget = {
+      kind: 'pypi',
+      server: server.name,
+      lock,
+      args: spec.args,
+      env: server.env,
+      ...workingFolder(extracted, server.cwd),
+    };
+    const probe = await this.probe(target, server.cwd === null);
+    return probe.outcome === 'listed' ? { ...probe, lock } : probe;
+  }
+
   /** Listed npm releases are remembered; a failure may be the machine's (a timeout), so it is tried again next time. */
   private async probe(target: LiveProbeTarget | RemoteServerTarget, remember: boolean): Promise<LiveServerProbe> {
     const key = remember ? JSON.stringify(target) : null;
@@ -114,6 +153,7 @@ export class LiveToolsRecorder {
     if (known) return known;
     const probe = await probeLiveServer(target, {
       packageCache: this.options.packageCache,
+      pythonCache: this.options.pythonCache,
       timeoutMs: this.options.timeoutMs,
       remote: this.options.remote,
     });
@@ -152,6 +192,7 @@ export async function liveToolsRecorder(
   const root = resolve(config.PACKAGE_CACHE_DIR ?? join(config.HUB_DATA_DIR, 'package-cache'));
   return new LiveToolsRecorder({
     packageCache: new PackageCache({ root, registry: config.NPM_REGISTRY_URL }),
+    pythonCache: new PythonPackageCache({ root, index: config.PYPI_REGISTRY_URL }),
     timeoutMs: config.LIVE_PROBE_TIMEOUT_MS,
     remote: {
       allowAddresses: config.LIVE_PROBE_ALLOW_ADDRESSES,

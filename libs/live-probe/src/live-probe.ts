@@ -10,7 +10,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { PackageCache } from '@skillhub/package-cache';
+import type { PackageCache, PythonPackageCache } from '@skillhub/package-cache';
 import {
   DEFAULT_SANDBOX_LIMITS,
   SANDBOX_TOOLS,
@@ -27,6 +27,7 @@ import {
   bundleFileServerLaunch,
   inSkillFolder,
   npmServerLaunch,
+  pypiServerLaunch,
   serverSandboxPolicy,
   type LiveProbeTarget,
   type ServerLaunch,
@@ -34,10 +35,12 @@ import {
 
 import { type RemoteAccess, type RemoteServerTarget, openRemoteConnection } from './remote-connection';
 
-export type { BundleFileServerTarget, LiveProbeTarget, NpmServerTarget } from './server-launch';
+export type { BundleFileServerTarget, LiveProbeTarget, NpmServerTarget, PypiServerTarget } from './server-launch';
 
 export interface LiveProbeOptions {
   packageCache: PackageCache;
+  /** Installs PyPI servers from their locks; without it they are not probed. */
+  pythonCache?: PythonPackageCache;
   /** From starting the sandbox to the last list. Default 15 s. Installing a package is bounded by the cache. */
   timeoutMs?: number;
   /** Most tools, prompts or resources kept (each); a server that offers more is not fully recorded: failed. Default 500. */
@@ -82,10 +85,14 @@ export const probeLiveServer = async (
     if (target.kind === 'remote') return { server: target.server, ...(await listRemote(target, options)) };
     const availability = await sandboxAvailable(options.sandboxTools ?? SANDBOX_TOOLS);
     if (!availability.ok) return result('not-probed', `no sandbox on the certifier: ${availability.reason}`);
+    if (target.kind === 'pypi' && !options.pythonCache)
+      return result('not-probed', 'the certifier has no Python package cache');
     const started =
       target.kind === 'npm'
         ? await npmServerLaunch(target, options.packageCache)
-        : await bundleFileServerLaunch(target);
+        : target.kind === 'pypi'
+          ? await pypiServerLaunch(target, options.pythonCache!)
+          : await bundleFileServerLaunch(target);
     const folder = target.workingFolder;
     const launch = folder ? await inSkillFolder(started, folder.skillDir, folder.cwd) : started;
     return { server: target.server, ...(await listSandboxed(target, launch, options)) };

@@ -2,12 +2,13 @@
  * How a pinned MCP server is started in the sandbox, shared by the certifier's live probe and the
  * agent runtime, so that what runs at runtime is started the way it was when its tools were
  * recorded: an npm release from the package cache with its bin run by this Node (no npx, no
- * registry lookup), the cache entry read-only at PACKAGE_MOUNT; or a file of the skill's bundle run
- * by its interpreter from BUNDLE_MOUNT.
+ * registry lookup), the cache entry read-only at PACKAGE_MOUNT; a PyPI release installed from its
+ * lock, its console script run by Python 3, the same way; or a file of the skill's bundle run by its
+ * interpreter from BUNDLE_MOUNT.
  */
 import { lstat, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import type { PackageCache } from '@skillhub/package-cache';
+import type { PackageCache, PythonLock, PythonPackageCache } from '@skillhub/package-cache';
 import {
   SANDBOX_HOME,
   isSystemPath,
@@ -50,7 +51,13 @@ export interface BundleFileServerTarget extends TargetBase {
   bundleDir: string;
 }
 
-export type LiveProbeTarget = NpmServerTarget | BundleFileServerTarget;
+/** A server launched from a PyPI release (`uvx <name>==<version>`), installed from its lock. */
+export interface PypiServerTarget extends TargetBase {
+  kind: 'pypi';
+  lock: PythonLock;
+}
+
+export type LiveProbeTarget = NpmServerTarget | BundleFileServerTarget | PypiServerTarget;
 
 /** The program to run in the sandbox and what it needs mounted. */
 export interface ServerLaunch {
@@ -100,6 +107,35 @@ export const npmServerLaunch = async (
     readOnly: [...node.mounts, { source: installed.entryDir, target: PACKAGE_MOUNT }],
     cwd: SANDBOX_HOME,
     node: true,
+  };
+};
+
+/**
+ * Installs (or re-verifies) the lock in the cache and runs the release's console script with the
+ * host's Python 3, as uvx would, from the wheels only (`-I -S`: no site-packages of the host's, no
+ * environment variables of Python's; `-B`: nothing written beside them).
+ *
+ * @throws ServerLaunchError without Python 3 here; the package cache's errors
+ */
+export const pypiServerLaunch = async (
+  target: Pick<PypiServerTarget, 'lock' | 'args'>,
+  cache: Pick<PythonPackageCache, 'install' | 'interpreter'>,
+): Promise<ServerLaunch> => {
+  const python = await cache.interpreter();
+  if (!python) throw new ServerLaunchError('python3 is not installed on this machine', true);
+  const installed = await cache.install(target.lock);
+  return {
+    argv: [
+      python,
+      '-I',
+      '-S',
+      '-B',
+      inside(PACKAGE_MOUNT, relative(installed.entryDir, installed.launcher)),
+      ...target.args,
+    ],
+    readOnly: [{ source: installed.entryDir, target: PACKAGE_MOUNT }],
+    cwd: SANDBOX_HOME,
+    node: false,
   };
 };
 

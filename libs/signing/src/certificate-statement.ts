@@ -28,6 +28,13 @@ export interface PinnedPackage {
   integrity: string;
 }
 
+/** A PyPI server's lock: the release it runs and every wheel installed for it, each by its sha256. */
+export interface ServerLock {
+  name: string;
+  version: string;
+  wheels: Array<{ name: string; version: string; sha256: string }>;
+}
+
 export const SERVER_LAUNCHES = ['npm', 'pypi', 'bundle-file', 'remote'] as const;
 export const SERVER_TRANSPORTS = ['stdio', 'sse', 'streamable-http'] as const;
 
@@ -53,6 +60,8 @@ export interface CertifiedServer {
   cwd: string | null;
   /** Live tool name → `toolDefinitionHash`, as listed in the sandbox at certification; null when not recorded. */
   tools: Record<string, string> | null;
+  /** pypi: the wheels installed and probed, which the runtime installs by hash; absent otherwise. */
+  lock?: ServerLock;
 }
 
 /** Digests are lowercase hex SHA-256; times are `toISOString()` UTC. */
@@ -258,19 +267,31 @@ const stringList: Check = (value, path, problems) => {
   }
 };
 
+const lockedWheel: Check = (value, path, problems) =>
+  checkObject(value, path, problems, { name: text(), version: text(), sha256: digest });
+
+const serverLock: Check = (value, path, problems) =>
+  checkObject(value, path, problems, { name: text(), version: text(), wheels: set(lockedWheel) });
+
 const certifiedServer: Check = (value, path, problems) =>
-  checkObject(value, path, problems, {
-    name: text(),
-    transport: oneOf(SERVER_TRANSPORTS),
-    launch: oneOf(SERVER_LAUNCHES),
-    argv: stringList,
-    url: nullable(text()),
-    package: nullable(pinnedPackage),
-    file: nullable(text()),
-    env: stringMap,
-    cwd: nullable(text()),
-    tools: nullable(digestMap),
-  });
+  checkObject(
+    value,
+    path,
+    problems,
+    {
+      name: text(),
+      transport: oneOf(SERVER_TRANSPORTS),
+      launch: oneOf(SERVER_LAUNCHES),
+      argv: stringList,
+      url: nullable(text()),
+      package: nullable(pinnedPackage),
+      file: nullable(text()),
+      env: stringMap,
+      cwd: nullable(text()),
+      tools: nullable(digestMap),
+    },
+    { lock: serverLock },
+  );
 
 const uniqueNames: Check = (value, path, problems) => {
   set(certifiedServer)(value, path, problems);
@@ -308,7 +329,14 @@ const STATEMENT_FIELDS: Record<keyof CertificateStatement, Check> = {
 };
 
 /** Exactly the listed fields: a signed statement carries nothing a verifier would not check. */
-function checkObject(value: unknown, path: string, problems: Problem[], fields: Record<string, Check>): void {
+/** `fields` are required; `optional` ones are checked when present (a later field, absent from older certificates). */
+function checkObject(
+  value: unknown,
+  path: string,
+  problems: Problem[],
+  fields: Record<string, Check>,
+  optional: Record<string, Check> = {},
+): void {
   if (!isRecord(value)) {
     problems.push(problem(path, 'must be an object'));
     return;
@@ -318,8 +346,11 @@ function checkObject(value: unknown, path: string, problems: Problem[], fields: 
     if (Object.hasOwn(value, key)) check(value[key], at(key), problems);
     else problems.push(problem(at(key), 'is required'));
   }
+  for (const [key, check] of Object.entries(optional))
+    if (Object.hasOwn(value, key)) check(value[key], at(key), problems);
   for (const key of Object.keys(value)) {
-    if (!Object.hasOwn(fields, key)) problems.push(problem(at(key), 'is not a known field'));
+    if (!Object.hasOwn(fields, key) && !Object.hasOwn(optional, key))
+      problems.push(problem(at(key), 'is not a known field'));
   }
 }
 

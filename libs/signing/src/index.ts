@@ -16,6 +16,7 @@ export {
   type CertificateLevel,
   type CertificateStatement,
   type CertifiedServer,
+  type ServerLock,
   type PinnedPackage,
 } from './certificate-statement';
 export { canonicalJson } from './canonical-json';

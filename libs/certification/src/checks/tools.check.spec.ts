@@ -84,10 +84,13 @@ describe('C13 live tools', () => {
   it.each([
     [
       { name: 'fetch', transport: 'stdio', command: ['uvx', 'mcp-server-fetch==2025.4.7'] },
-      'PyPI servers are not started',
+      'the worker did not install and start it',
     ],
-    [{ name: 'docs', transport: 'streamable-http', url: 'https://mcp.example.com/mcp' }, 'remote server'],
-  ])('explains that %j cannot have live pins here', (server, why) => {
+    [
+      { name: 'docs', transport: 'streamable-http', url: 'https://mcp.example.com/mcp' },
+      'the worker did not list the remote server',
+    ],
+  ])('explains that %j has no live pins when the worker did not list it', (server, why) => {
     const input = certificationInput(kazmaFiles({ manifest: { mcp_servers: [server] } }), {
       probes: 'command' in server ? [probe({ registry: 'pypi', name: 'mcp-server-fetch', version: '2025.4.7' })] : [],
     });

@@ -8,6 +8,7 @@ import { toolDefinitionHash } from '@skillhub/gate';
 import type { McpServerRef, NormalizedSkill } from '@skillhub/skill-formats';
 import { isSkip, parsedSkill, type Check, type CheckInput } from '../check';
 import { newFinding, type Finding } from '../finding';
+import type { ServerLock } from '@skillhub/signing';
 import type { LaunchSpec } from '../launch-spec';
 import type { LiveServerProbe } from '../live-server';
 import { lineOfFirstMatch } from '../scanned-text';
@@ -17,8 +18,8 @@ import { serverLocation, type ServerLocation } from './server-location';
 const NOT_LISTED: Readonly<Record<LaunchSpec['kind'], string>> = {
   npm: 'the worker did not start it',
   'bundle-file': 'the worker did not start it',
-  pypi: 'PyPI servers are not started at certification (no hash-checking installer on the worker)',
-  remote: 'a remote server is not started by the hub, so the tools it serves cannot be pinned',
+  pypi: 'the worker did not install and start it',
+  remote: 'the worker did not list the remote server',
 };
 
 export const toolsCheck: Check = {
@@ -30,6 +31,7 @@ export const toolsCheck: Check = {
     if (isSkip(skill)) return skill;
     const findings: Finding[] = [];
     const liveTools: Record<string, Record<string, string>> = {};
+    const serverLocks: Record<string, ServerLock> = {};
     let recorded = true;
     for (const { server, spec } of input.launches) {
       if (spec === null) {
@@ -47,12 +49,13 @@ export const toolsCheck: Check = {
       const hashes = hashTools(server, probe, at, findings);
       if (hashes) liveTools[server.name] = hashes;
       else recorded = false;
+      if (probe.lock) serverLocks[server.name] = probe.lock;
     }
     findings.push(...missingTools(input, skill, liveTools));
     return {
       findings,
       requirements: { live_tools_recorded: recorded && !findings.some((finding) => finding.severity !== 'info') },
-      evidence: { toolHashes: declaredToolHashes(skill), liveTools },
+      evidence: { toolHashes: declaredToolHashes(skill), liveTools, serverLocks },
     };
   },
 };
