@@ -11,7 +11,7 @@ import { HUB_CONFIG, type HubConfig } from '@skillhub/config';
 import { createPreApprovalPolicy, describeTiers } from '@skillhub/gate';
 import { HubApiError, HubClient, HubUnreachableError } from '@skillhub/hub-client';
 import { type InstallResult, SkillInstaller, TrustState } from '@skillhub/installer';
-import { PackageCache } from '@skillhub/package-cache';
+import { PackageCache, PythonPackageCache } from '@skillhub/package-cache';
 import { type EgressEvent, sandboxAvailable, sandboxEnforcement } from '@skillhub/sandbox';
 import { parseSkillSpec, RuntimeConfigError, type RuntimeConfig } from './config/runtime-config';
 import { readSecrets } from './config/runtime-secrets';
@@ -117,6 +117,7 @@ export class RuntimeService implements OnApplicationBootstrap, OnApplicationShut
       packageCache: new RecentPackageChecks(
         new PackageCache({ root: join(stateDir, 'packages'), registry: runtime.npm_registry }),
       ),
+      pythonCache: new PythonPackageCache({ root: join(stateDir, 'packages'), index: runtime.pypi_registry }),
       runtimeEnv: process.env,
     };
     // Each server starts as soon as it is known (its start is mostly CPU, an install mostly waiting for the hub).

@@ -85,6 +85,11 @@ function reportSchemas(object: ObjectOf) {
     env: z.record(z.string(), z.string()),
     cwd: z.string().nullable(),
     tools: z.record(z.string(), z.string()).nullable(),
+    lock: object({
+      name: z.string(),
+      version: z.string(),
+      wheels: z.array(object({ name: z.string(), version: z.string(), sha256: z.string() })),
+    }).optional(),
   });
   const provenance = object({
     registry: z.enum(REGISTRIES),

@@ -63,6 +63,8 @@ export const runtimeConfigSchema = z
     install_retry_seconds: z.number().int().min(1).max(86_400).default(60),
     /** The registry certified npm packages are fetched from (their integrity is checked whatever it is). */
     npm_registry: z.url().default('https://registry.npmjs.org'),
+    /** The index PyPI servers' certified wheels are installed from (`<url>/simple/`), each by its hash. */
+    pypi_registry: z.url().default('https://pypi.org'),
     /**
      * `on`: skill servers run only in the sandbox (bubblewrap); without it they do not start. `off`:
      * they run as plain processes, with a warning at every start.

@@ -47,15 +47,24 @@ describe('certifiedLaunch', () => {
     expect(certifiedLaunch(server({ package: null })).ok).toBe(false);
   });
 
-  it('refuses a PyPI package, saying why', () => {
-    const verdict = certifiedLaunch(
-      server({ launch: 'pypi', argv: ['uvx', 'weather==1.0.0'], package: { ...pinned, registry: 'pypi' } }),
-    );
-    expect(verdict).toEqual({
-      ok: false,
-      reason:
-        'PyPI servers are not started: no installer here checks a package against the sha256 its certificate pins',
+  it('runs a PyPI release from the lock its certificate records, with the arguments after it', () => {
+    const lock = {
+      name: 'weather',
+      version: '1.0.0',
+      wheels: [{ name: 'weather', version: '1.0.0', sha256: 'a'.repeat(64) }],
+    };
+    const pypi = { launch: 'pypi' as const, package: { ...pinned, registry: 'pypi' as const } };
+    expect(certifiedLaunch(server({ ...pypi, argv: ['uvx', 'weather==1.0.0', '--units', 'metric'], lock }))).toEqual({
+      ok: true,
+      launch: { kind: 'pypi', lock, args: ['--units', 'metric'] },
     });
+    // Without a lock nothing can be installed by hash; a lock for another release, or another runner, is refused.
+    expect(certifiedLaunch(server({ ...pypi, argv: ['uvx', 'weather==1.0.0'] }))).toEqual({
+      ok: false,
+      reason: 'its certificate records no lock of wheels for this PyPI server, so nothing can be installed by hash',
+    });
+    expect(certifiedLaunch(server({ ...pypi, argv: ['uvx', 'weather==2.0.0'], lock })).ok).toBe(false);
+    expect(certifiedLaunch(server({ ...pypi, argv: ['pipx', 'run', 'weather==1.0.0'], lock })).ok).toBe(false);
   });
 
   it('runs a file of the skill with its interpreter', () => {

@@ -2,11 +2,11 @@
  * What a certified server starts, read from its certificate entry (never from the skill's manifest):
  * the exact argv C15 accepted, split into the package or file it runs and the server's own
  * arguments. Anything that is not exactly one of the shapes C15 certifies is refused with its
- * reason, as is a PyPI package (no installer here checks a wheel against its certified sha256).
+ * reason, as is a PyPI package whose certificate records no lock of wheels to install by hash.
  * Pure.
  */
 import { posix } from 'node:path';
-import type { CertifiedServer } from '@skillhub/signing';
+import type { CertifiedServer, ServerLock } from '@skillhub/signing';
 
 export type CertifiedLaunch =
   | {
@@ -22,6 +22,13 @@ export type CertifiedLaunch =
       file: string;
       /** `python3 -m <module>` (whose file is `file`), run from the server's working folder; else null. */
       module: string | null;
+      args: string[];
+    }
+  | {
+      kind: 'pypi';
+      /** The wheels to install, each by the sha256 recorded at certification. */
+      lock: ServerLock;
+      /** The server's own arguments: the certified argv after `<name>==<version>`. */
       args: string[];
     }
   | { kind: 'remote'; transport: 'sse' | 'streamable-http'; url: string };
@@ -40,10 +47,18 @@ export function certifiedLaunch(server: CertifiedServer): CertifiedLaunchReading
   const refuse = (why: string): CertifiedLaunchReading => ({ ok: false, reason: why });
   const [program, ...rest] = server.argv;
   switch (server.launch) {
-    case 'pypi':
-      return refuse(
-        'PyPI servers are not started: no installer here checks a package against the sha256 its certificate pins',
-      );
+    case 'pypi': {
+      const lock = server.lock;
+      if (server.transport !== 'stdio' || lock === undefined || program === undefined) {
+        return refuse(
+          'its certificate records no lock of wheels for this PyPI server, so nothing can be installed by hash',
+        );
+      }
+      if (posix.basename(program) !== 'uvx') return refuse(`its certified command runs ${program}, not uvx`);
+      const at = rest.indexOf(`${lock.name}==${lock.version}`);
+      if (at < 0) return refuse(`its certified command does not run ${lock.name}==${lock.version}`);
+      return { ok: true, launch: { kind: 'pypi', lock, args: rest.slice(at + 1) } };
+    }
     case 'remote':
       if (server.transport === 'stdio' || server.url === null) return refuse('its certificate gives no remote URL');
       return { ok: true, launch: { kind: 'remote', transport: server.transport, url: server.url } };

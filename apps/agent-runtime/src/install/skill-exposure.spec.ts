@@ -135,7 +135,7 @@ describe('skillServers', () => {
       ]),
       context(),
     );
-    expect(refused[0]).toMatchObject({ server: 'py', reason: expect.stringContaining('PyPI servers are not started') });
+    expect(refused[0]).toMatchObject({ server: 'py', reason: expect.stringContaining('records no lock of wheels') });
   });
 
   it('gives two skills with the same launch the same key, and a server that uses its skill folder its own', () => {

@@ -2,7 +2,8 @@
  * Starts a skill's server exactly as its certificate says, the way the certifier started it when
  * its tools were recorded (libs/live-probe's launch): an npm release from the package cache with
  * its certified integrity (re-verified at every start, so a tampered entry is refused), its bin
- * run by Node without npx; a file of the installed skill run by its interpreter; a remote server
+ * run by Node without npx; a PyPI release installed from its certified lock of wheels, by hash, its
+ * console script run by Python 3; a file of the installed skill run by its interpreter; a remote server
  * at its URL, through an egress proxy of its own that connects to public addresses only (or the
  * operator's `sandbox_egress.allow_addresses`), DNS rebinding included, on the network audit trail. Before every start, the skill's installed files are checked against its certificate
  * (a file changed since install is refused, named). Stdio servers run in the sandbox: their own pid,
@@ -20,10 +21,12 @@ import {
   inSkillFolder,
   npmServerLaunch,
   openRemoteConnection,
+  pypiServerLaunch,
   serverSandboxPolicy,
   type ServerLaunch,
 } from '@skillhub/live-probe';
 import { changedInstalledFiles } from '@skillhub/installer';
+import type { PythonPackageCache } from '@skillhub/package-cache';
 import { SandboxStdioTransport } from '@skillhub/sandbox';
 import type { CertifiedLaunch } from '../install/certified-launch';
 import type { RecentPackageChecks } from './recent-package-checks';
@@ -37,6 +40,8 @@ import { StderrTail } from './stderr-tail';
 export interface SkillConnectorOptions {
   sandbox: SandboxSetting;
   packageCache: RecentPackageChecks;
+  /** PyPI servers, installed from their certified locks. */
+  pythonCache: PythonPackageCache;
   /** Only with `sandbox: off`: the allowlisted part (PATH, HOME, locale) a plain process needs. */
   runtimeEnv: NodeJS.ProcessEnv;
 }
@@ -82,7 +87,7 @@ export function skillConnector(planned: PlannedSkillServer, options: SkillConnec
         throw new Error(
           `${missing}; skill servers start only in the sandbox, unless the runtime config says sandbox: off`,
         );
-      const started = await sandboxedLaunch(planned, launch, options.packageCache);
+      const started = await sandboxedLaunch(planned, launch, options);
       const policy = serverSandboxPolicy(
         started,
         { args: launch.args, env: server.env },
@@ -111,20 +116,22 @@ export function skillConnector(planned: PlannedSkillServer, options: SkillConnec
 async function sandboxedLaunch(
   planned: PlannedSkillServer,
   launch: Exclude<CertifiedLaunch, { kind: 'remote' }>,
-  cache: RecentPackageChecks,
+  options: SkillConnectorOptions,
 ): Promise<ServerLaunch> {
   const { server } = planned;
   const skillDir = server.skillDir;
   const started =
     launch.kind === 'npm'
-      ? await npmServerLaunch({ ...launch.package, args: launch.args }, cache)
-      : await bundleFileServerLaunch({
-          interpreter: launch.interpreter,
-          file: join(skillDir!, launch.file),
-          module: launch.module,
-          bundleDir: skillDir!,
-          args: launch.args,
-        });
+      ? await npmServerLaunch({ ...launch.package, args: launch.args }, options.packageCache)
+      : launch.kind === 'pypi'
+        ? await pypiServerLaunch({ lock: launch.lock, args: launch.args }, options.pythonCache)
+        : await bundleFileServerLaunch({
+            interpreter: launch.interpreter,
+            file: join(skillDir!, launch.file),
+            module: launch.module,
+            bundleDir: skillDir!,
+            args: launch.args,
+          });
   return skillDir === null ? started : inSkillFolder(started, skillDir, server.cwd);
 }
 
@@ -140,11 +147,13 @@ async function plainTransport(
   const [command, ...args] =
     launch.kind === 'npm'
       ? [process.execPath, (await options.packageCache.install(launch.package)).bin, ...launch.args]
-      : [
-          launch.interpreter === 'node' ? process.execPath : launch.interpreter,
-          ...(launch.module === null ? [join(skillDir!, launch.file)] : ['-m', launch.module]),
-          ...launch.args,
-        ];
+      : launch.kind === 'pypi'
+        ? await plainPython(launch, options.pythonCache)
+        : [
+            launch.interpreter === 'node' ? process.execPath : launch.interpreter,
+            ...(launch.module === null ? [join(skillDir!, launch.file)] : ['-m', launch.module]),
+            ...launch.args,
+          ];
   const transport = new StdioClientTransport({
     command: command!,
     args,
@@ -160,6 +169,16 @@ async function plainTransport(
   });
   stderr.follow(transport.stderr);
   return transport;
+}
+
+/** `python3 -I -S -B <launcher> args…` from the cache, as the sandbox runs it. */
+async function plainPython(
+  launch: Extract<CertifiedLaunch, { kind: 'pypi' }>,
+  cache: PythonPackageCache,
+): Promise<string[]> {
+  const python = await cache.interpreter();
+  if (!python) throw new Error('python3 is not installed on this machine');
+  return [python, '-I', '-S', '-B', (await cache.install(launch.lock)).launcher, ...launch.args];
 }
 
 /** A declared working folder must exist in the installed skill (the certificate has its files). */
