@@ -5,14 +5,9 @@
  * listed, so the skill is certified at standard; the runtime installs the same lock by hash and
  * serves the server's tools, though a newer release is on the index.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { NestFactory } from '@nestjs/core';
-import { stringify } from 'yaml';
-import { loadConfig } from '@skillhub/config';
 import { HubClient } from '@skillhub/hub-client';
 import {
   FakeRegistries,
@@ -23,9 +18,7 @@ import {
 } from '@skillhub/package-probe/testing';
 import { sandboxAvailable } from '@skillhub/sandbox';
 import { kazmaBundle, uniqueName } from '@skillhub/testing';
-import { AgentRuntimeModule } from '../apps/agent-runtime/src/agent-runtime.module';
-import { loadRuntimeConfig } from '../apps/agent-runtime/src/config/runtime-config';
-import { sparePort } from './support/private-redis';
+import { startRuntimeGateway } from './support/runtime-gateway';
 import { startTestHub, type TestHub } from './support/test-hub';
 
 const KAZMA_SECRET = 'hub-wide-kazma-secret-for-tests';
@@ -114,46 +107,19 @@ describe('a hash-locked Python server, certified and run', () => {
       }),
     ]);
 
-    const port = await sparePort();
-    const file = join(dir, 'runtime.yaml');
-    writeFileSync(
-      file,
-      stringify({
-        hub: hub.baseUrl,
-        state_dir: join(dir, 'runtime-state'),
-        npm_registry: registries.npm.baseUrl,
-        pypi_registry: registries.pypi.baseUrl,
-        skills: [`${ns}/${name}@^1.0.0`],
-        // An unknown tool needs approval, which this headless client cannot give: the operator pre-approves it.
-        approvals: { allow: ['mcp__hello__hello'] },
-        gateway: { http: { host: '127.0.0.1', port } },
-      }),
-    );
-    const runtime = await NestFactory.createApplicationContext(
-      AgentRuntimeModule.forRoot(
-        loadConfig({ RUNTIME_CONFIG: file, KAZMA_HUB_URL: hub.baseUrl, HUB_LOG_ORIGIN: hub.config.HUB_LOG_ORIGIN }),
-        { runtime: loadRuntimeConfig(file), stdio: null },
-      ),
-      { logger: false },
-    );
-    await runtime.init();
-    const mcp = new Client({ name: 'runtime-python-test', version: '1.0.0' });
+    const runtime = await startRuntimeGateway(hub, dir, {
+      npm_registry: registries.npm.baseUrl,
+      pypi_registry: registries.pypi.baseUrl,
+      skills: [`${ns}/${name}@^1.0.0`],
+      // An unknown tool needs approval, which this headless client cannot give: the operator pre-approves it.
+      approvals: { allow: ['mcp__hello__hello'] },
+    });
     try {
-      const token = readFileSync(join(dir, 'runtime-state', 'gateway-token'), 'utf8').trim();
-      await mcp.connect(
-        new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), {
-          requestInit: { headers: { authorization: `Bearer ${token}` } },
-        }),
-      );
-      const tools = async (): Promise<string[]> => (await mcp.listTools()).tools.map((tool) => tool.name);
-      for (let i = 0; i < 600 && !(await tools()).includes('mcp__hello__hello'); i++) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      expect(await tools()).toEqual(['mcp__hello__hello']);
-      const answer = await mcp.callTool({ name: 'mcp__hello__hello', arguments: { who: 'pins' } });
+      await runtime.waitForTool('mcp__hello__hello');
+      expect(await runtime.tools()).toEqual(['mcp__hello__hello']);
+      const answer = await runtime.mcp.callTool({ name: 'mcp__hello__hello', arguments: { who: 'pins' } });
       expect(answer.content).toEqual([{ type: 'text', text: 'hello pins' }]);
     } finally {
-      await mcp.close();
       await runtime.close();
     }
     // The runtime asked the index for the locked wheel, never for the newer release.

@@ -7,17 +7,11 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { NestFactory } from '@nestjs/core';
 import { stringify } from 'yaml';
-import { loadConfig } from '@skillhub/config';
 import { writeBundle } from '@skillhub/bundle';
 import { HubClient } from '@skillhub/hub-client';
 import { type RemoteMcpServer, startRemoteMcpServer, uniqueName } from '@skillhub/testing';
-import { AgentRuntimeModule } from '../apps/agent-runtime/src/agent-runtime.module';
-import { loadRuntimeConfig } from '../apps/agent-runtime/src/config/runtime-config';
-import { sparePort } from './support/private-redis';
+import { startRuntimeGateway } from './support/runtime-gateway';
 import { startTestHub, type TestHub } from './support/test-hub';
 
 const SEARCH = { name: 'search', description: 'Searches the docs.', inputSchema: { type: 'object' as const } };
@@ -89,39 +83,14 @@ describe('a remote MCP server, certified and served', () => {
     expect(statement.servers[0]).toMatchObject({ name: 'docs', launch: 'remote', url: remote.url });
     expect(Object.keys(statement.servers[0]!.tools ?? {}).sort()).toEqual(['fetch_page', 'search']);
 
-    const port = await sparePort();
-    const file = join(dir, 'runtime.yaml');
-    writeFileSync(
-      file,
-      stringify({
-        hub: hub.baseUrl,
-        state_dir: join(dir, 'runtime-state'),
-        skills: [`${ns}/${name}@^1.0.0`],
-        sandbox_egress: { allow_addresses: [remote.address], ca_file: join(dir, 'ca.pem') },
-        gateway: { http: { host: '127.0.0.1', port } },
-      }),
-    );
-    const runtime = await NestFactory.createApplicationContext(
-      AgentRuntimeModule.forRoot(
-        loadConfig({ RUNTIME_CONFIG: file, KAZMA_HUB_URL: hub.baseUrl, HUB_LOG_ORIGIN: hub.config.HUB_LOG_ORIGIN }),
-        { runtime: loadRuntimeConfig(file), stdio: null },
-      ),
-      { logger: false },
-    );
-    await runtime.init();
-    const mcp = new Client({ name: 'runtime-remote-test', version: '1.0.0' });
+    const runtime = await startRuntimeGateway(hub, dir, {
+      skills: [`${ns}/${name}@^1.0.0`],
+      sandbox_egress: { allow_addresses: [remote.address], ca_file: join(dir, 'ca.pem') },
+    });
+    const { mcp } = runtime;
     try {
-      const token = readFileSync(join(dir, 'runtime-state', 'gateway-token'), 'utf8').trim();
-      await mcp.connect(
-        new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), {
-          requestInit: { headers: { authorization: `Bearer ${token}` } },
-        }),
-      );
-      const tools = async (): Promise<string[]> => (await mcp.listTools()).tools.map((tool) => tool.name).sort();
-      for (let i = 0; i < 300 && !(await tools()).includes('mcp__docs__search'); i++) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      expect(await tools()).toEqual(['mcp__docs__fetch_page', 'mcp__docs__search']);
+      await runtime.waitForTool('mcp__docs__search');
+      expect(await runtime.tools()).toEqual(['mcp__docs__fetch_page', 'mcp__docs__search']);
       const text = (result: unknown): string => JSON.stringify((result as { content?: unknown }).content);
       expect(text(await mcp.callTool({ name: 'mcp__docs__search', arguments: { q: 'pins' } }))).toContain(
         'search {\\"q\\":\\"pins\\"}',
@@ -140,7 +109,6 @@ describe('a remote MCP server, certified and served', () => {
       // The unchanged tool still runs.
       expect(text(await mcp.callTool({ name: 'mcp__docs__fetch_page', arguments: {} }))).toContain('fetch_page');
     } finally {
-      await mcp.close();
       await runtime.close();
     }
     const audit = readFileSync(join(dir, 'runtime-state', 'audit', 'network.jsonl'), 'utf8');
