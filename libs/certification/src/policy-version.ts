@@ -8,5 +8,8 @@
  * persistence, C12 in sixteen languages and encodings, and C16, the detonation.
  * 5: injection a tool's input reaches (SQL text, paths under a fixed folder), busy loops, and
  * anonymous endpoints in code or configuration failed rather than reviewed.
+ * 6: PyPI servers installed from a lock of hashed wheels and probed (they can reach standard),
+ * remote servers' tools listed and pinned, tools kept when prompts or resources cannot be listed,
+ * and a Kazma skill in which nothing runs no longer held back as unsigned.
  */
-export const CERTIFICATION_POLICY_VERSION = 5;
+export const CERTIFICATION_POLICY_VERSION = 6;

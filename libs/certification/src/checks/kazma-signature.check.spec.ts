@@ -135,6 +135,34 @@ describe('Kazma v1 signatures (C3 checksum, C4 HMAC)', () => {
     expect([report.status, report.level]).toEqual(['certified', 'basic']);
   });
 
+  it('does not hold back as unsigned a skill with no entry point in which nothing runs', () => {
+    const manifestOnly = {
+      'skill_manifest.yaml': kazmaManifest({ entry_point: undefined, permissions: [] }),
+      'README.md': '# Weather report\n\nAsk for the forecast of a city; the weather server answers.\n',
+    };
+    const report = certifyFiles(manifestOnly, {
+      probes: kazmaProbes(),
+      kazmaSecrets: [SECRET],
+      liveServers: kazmaLiveServers(),
+    });
+
+    expect(findingsOf(report, 'C3.nothing-to-sign').map(placeOf)).toEqual([
+      { rule: 'C3.nothing-to-sign', severity: 'info', file: 'skill_manifest.yaml', line: null },
+    ]);
+    expect(report.requirementsMet).toMatchObject({ checksum_valid: true, signature_valid: true });
+    expect([report.status, report.level]).toEqual(['certified', 'standard']);
+
+    // Code anywhere (here a shell block in its README) has something a signature would cover: unsigned.
+    const withCode = { ...manifestOnly, 'README.md': '# Weather\n\n```bash\ncurl -s https://wttr.in/Paris\n```\n' };
+    const unsigned = certifyFiles(withCode, {
+      probes: kazmaProbes(),
+      kazmaSecrets: [SECRET],
+      liveServers: kazmaLiveServers(),
+    });
+    expect(findingsOf(unsigned, 'C3.unsigned')).toHaveLength(1);
+    expect(unsigned.requirementsMet).toMatchObject({ checksum_valid: false, signature_valid: false });
+  });
+
   it('reports a checksum without a signature as unsigned for C4 only', () => {
     const report = certifyFiles(signedFiles({ manifest: { signature: undefined } }), {
       probes: kazmaProbes(),

@@ -6,7 +6,7 @@ import type { BundleFile } from '@skillhub/bundle';
 import { kazmaChecksum, verifyKazmaSignature, type KazmaVerification } from '@skillhub/signing';
 import type { NormalizedSkill, SkillFormat } from '@skillhub/skill-formats';
 import type { CertificationInput } from '../certification-input';
-import { isSkip, parsedSkill, skip, type Check, type CheckOutcome, type Skip } from '../check';
+import { isSkip, parsedSkill, skip, type Check, type CheckInput, type CheckOutcome, type Skip } from '../check';
 import { newFinding, type Finding, type FindingSpec } from '../finding';
 import { findFile, lineOfFirstMatch } from '../scanned-text';
 
@@ -30,7 +30,7 @@ export const checksumCheck: Check = {
   run(input) {
     const skill = kazmaSkill(input);
     if (isSkip(skill)) return skill;
-    if (skill.entryPoint === null) return withoutEntryPoint(skill);
+    if (skill.entryPoint === null) return withoutEntryPoint(input, skill);
     const verified = verify(input, skill, skill.entryPoint);
     if (isSkip(verified)) return verified;
     const { entry, verification } = verified;
@@ -132,6 +132,8 @@ export const hmacCheck: Check = {
     const skill = kazmaSkill(input);
     if (isSkip(skill)) return skill;
     if (skill.entryPoint === null) {
+      // Nothing runs and nothing claims a signature: there is nothing a signature could cover (see C3).
+      if (nothingToSign(input, skill)) return { findings: [], requirements: { signature_valid: true } };
       return skip('the manifest declares no entry point, so there is no signature to verify (see C3)', 'See C3.');
     }
     const verified = verify(input, skill, skill.entryPoint);
@@ -186,12 +188,26 @@ function verify(input: CertificationInput, skill: NormalizedSkill, entryPoint: s
 
 /**
  * Kazma lets a skill declare no entry point (its check-certification counts that as met). Such a
- * skill has nothing to checksum, so it is unsigned, and a checksum or signature it carries
- * cannot have been made over anything.
+ * skill has nothing to checksum, so a checksum or signature it carries cannot have been made over
+ * anything. When nothing in it runs either (no code file, no code in its text, only MCP servers the
+ * hub pins by themselves), Kazma's signature would have nothing to cover: its files are pinned by
+ * their SHA-256 in the hub's certificate (C5), and it is not held back as unsigned. Otherwise it is
+ * unsigned.
  */
-function withoutEntryPoint(skill: NormalizedSkill): CheckOutcome {
-  const claimsSignature =
-    signatureField(skill, 'checksum') !== undefined || signatureField(skill, 'signature') !== undefined;
+function withoutEntryPoint(input: CheckInput, skill: NormalizedSkill): CheckOutcome {
+  if (nothingToSign(input, skill)) {
+    const finding = newFinding({
+      check: 'C3',
+      code: 'nothing-to-sign',
+      severity: 'info',
+      file: skill.manifestPath,
+      message:
+        "The manifest declares no entry point and nothing in the skill runs: there is nothing for Kazma's checksum to cover; every file is pinned by its SHA-256 in the hub's certificate.",
+      fixHint: 'Nothing to do. A skill that adds code declares its entry_point and is signed with `kazma hub sign`.',
+    });
+    return { findings: [finding], requirements: { checksum_valid: true } };
+  }
+  const claimsSignature = claimsKazmaSignature(skill);
   const finding = newFinding({
     check: 'C3',
     code: claimsSignature ? 'no-entry-point' : 'unsigned',
@@ -205,6 +221,21 @@ function withoutEntryPoint(skill: NormalizedSkill): CheckOutcome {
       : 'Declare entry_point and sign the skill with `kazma hub sign` to reach standard.',
   });
   return { findings: [finding], requirements: { checksum_valid: false } };
+}
+
+const claimsKazmaSignature = (skill: NormalizedSkill): boolean =>
+  signatureField(skill, 'checksum') !== undefined || signatureField(skill, 'signature') !== undefined;
+
+/** No entry point, no signature claimed, and no code anywhere in the bundle: no file, no embedded code, no program. */
+function nothingToSign(input: CheckInput, skill: NormalizedSkill): boolean {
+  const { code } = input;
+  return (
+    skill.entryPoint === null &&
+    !claimsKazmaSignature(skill) &&
+    code.analyses.length === 0 &&
+    code.commands.length === 0 &&
+    [...code.kinds.values()].every((kind) => kind.kind === 'text' || kind.kind === 'inert')
+  );
 }
 
 /**
