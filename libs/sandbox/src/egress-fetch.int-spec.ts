@@ -75,6 +75,27 @@ describe('egressFetch', () => {
     );
   });
 
+  it('keeps an answer streaming however long it stays quiet past the connect deadline (an event stream)', async () => {
+    const { createServer } = await import('node:https');
+    const { privateCa } = await import('@skillhub/testing');
+    const ca = privateCa(await mkdtemp(join(dir, 'quiet-')));
+    const quiet = createServer({ key: ca.leafKey, cert: ca.chain }, (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: first\n\n');
+      setTimeout(() => res.end('data: after a quiet spell\n\n'), 3_000);
+    });
+    await new Promise<void>((resolve) => quiet.listen(0, '127.0.0.1', resolve));
+    const address = `127.0.0.1:${(quiet.address() as { port: number }).port}`;
+    try {
+      const fetch = egressFetch({ proxySocket: await proxy([address]), extraCa: ca.chain, connectTimeoutMs: 2_000 });
+      const answer = await fetch(`https://${address}/events`);
+      expect(await answer.text()).toBe('data: first\n\ndata: after a quiet spell\n\n');
+    } finally {
+      quiet.closeAllConnections();
+      await new Promise((resolve) => quiet.close(resolve));
+    }
+  });
+
   it('fetches https only', async () => {
     const fetch = egressFetch({ proxySocket: await proxy([remote.address]) });
     await expect(fetch('http://127.0.0.1:1/mcp')).rejects.toThrow('https only');

@@ -20,7 +20,7 @@ export interface EgressFetchOptions {
   proxySocket: string;
   /** PEM certificates trusted besides the system's roots (a private CA). */
   extraCa?: string | null;
-  /** How long the tunnel and the TLS handshake may take. Default 10 s. */
+  /** How long the proxy may take to open the tunnel. Default 10 s. After that, the caller's signal is the deadline. */
   connectTimeoutMs?: number;
 }
 
@@ -57,12 +57,9 @@ export function egressFetch(options: EgressFetchOptions): EgressFetch {
         headers: { ...Object.fromEntries(new Headers(init.headers).entries()), host: url.host },
         // No agent: the request goes over this one TLS connection, inside the tunnel.
         createConnection: () => secure,
+        // No idle deadline: an event stream may stay quiet for long; the caller's signal ends a request.
         signal,
-        timeout: timeoutMs,
       });
-      req.once('timeout', () =>
-        req.destroy(new EgressRefusedError(`${url.host} did not answer within ${timeoutMs} ms`)),
-      );
       req.once('error', reject);
       req.once('response', (res) => {
         const headers = new Headers();
