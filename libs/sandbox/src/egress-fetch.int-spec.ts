@@ -4,11 +4,12 @@
  * reason, when its address is not public; refused by TLS when its CA is not trusted.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer as createHttpsServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { type RemoteMcpServer, startRemoteMcpServer } from '@skillhub/testing';
+import { privateCa, type RemoteMcpServer, startRemoteMcpServer } from '@skillhub/testing';
 import { egressFetch } from './egress-fetch';
 import { EgressProxy, type EgressEvent } from './egress-proxy';
 
@@ -76,10 +77,8 @@ describe('egressFetch', () => {
   });
 
   it('keeps an answer streaming however long it stays quiet past the connect deadline (an event stream)', async () => {
-    const { createServer } = await import('node:https');
-    const { privateCa } = await import('@skillhub/testing');
     const ca = privateCa(await mkdtemp(join(dir, 'quiet-')));
-    const quiet = createServer({ key: ca.leafKey, cert: ca.chain }, (_req, res) => {
+    const quiet = createHttpsServer({ key: ca.leafKey, cert: ca.chain }, (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write('data: first\n\n');
       setTimeout(() => res.end('data: after a quiet spell\n\n'), 3_000);
