@@ -599,25 +599,40 @@ describe('PackageProber', () => {
     ];
 
     it('lets the fake registry see concurrent requests (the control: separate probers share no cap)', async () => {
-      registries.npm.delayEveryAnswer(50);
+      // Answers are held until all six are waiting: they overlap however slow the machine is.
+      registries.npm.holdAnswers();
 
-      const results = await Promise.all(refs.map((ref) => prober({ perHostConcurrency: 2 }).probe(ref)));
+      const probing = Promise.all(refs.map((ref) => prober({ perHostConcurrency: 2 }).probe(ref)));
+      await registries.npm.whenInFlight(6);
+      registries.npm.releaseAll();
+      const results = await probing;
 
       expect(results.every((result) => result.outcome === 'found')).toBe(true);
       expect(registries.npm.maxInFlight).toBe(6);
     });
 
     it('caps requests per host across concurrent probes of one prober', async () => {
-      registries.npm.delayEveryAnswer(50);
-      registries.pypi.delayEveryAnswer(50);
+      registries.npm.holdAnswers();
+      registries.pypi.holdAnswers();
       const shared = prober({ perHostConcurrency: 2 });
 
-      const results = await Promise.all([
+      const probing = Promise.all([
         ...refs.map((ref) => shared.probe(ref)),
         shared.probe(pypi(P.qdrant.name, P.qdrant.version)),
         shared.probe(pypi(P.qdrant.name, P.qdrant.latest)),
         shared.probe(pypi(P.fetch.name, P.fetch.version)),
       ]);
+      // One answer at a time, each once the cap is full again: a third request never joins two held ones.
+      for (const [registry, total] of [
+        [registries.npm, refs.length],
+        [registries.pypi, 3],
+      ] as const) {
+        for (let left = total; left > 0; left--) {
+          await registry.whenInFlight(Math.min(2, left));
+          registry.releaseOne();
+        }
+      }
+      const results = await probing;
 
       expect(results.map((result) => result.outcome)).toEqual(Array(9).fill('found'));
       expect(registries.npm.maxInFlight).toBe(2);

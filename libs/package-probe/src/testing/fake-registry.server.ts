@@ -135,6 +135,8 @@ export class FakeRegistryServer {
   private readonly timers = new Set<NodeJS.Timeout>();
   private inFlight = 0;
   private mostInFlight = 0;
+  /** Answers kept back while `holdAnswers()` is on, in arrival order. */
+  private held: Array<() => void> | null = null;
   private answerDelayMs = 0;
 
   private constructor(
@@ -187,8 +189,32 @@ export class FakeRegistryServer {
     this.answerDelayMs = ms;
   }
 
-  /** Forgets the log, the scripts, the delay and the in-flight peak. */
+  /**
+   * Keeps every answer back until the test releases it, so requests overlap however slow the
+   * machine is (no delay to guess): `whenInFlight(n)` resolves once n requests are waiting,
+   * `releaseOne()` sends the oldest answer, `releaseAll()` sends them all and stops holding.
+   */
+  holdAnswers(): void {
+    this.held ??= [];
+  }
+
+  async whenInFlight(n: number): Promise<void> {
+    while ((this.held?.length ?? this.inFlight) < n) await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  releaseOne(): void {
+    this.held?.shift()?.();
+  }
+
+  releaseAll(): void {
+    const held = this.held ?? [];
+    this.held = null;
+    for (const send of held) send();
+  }
+
+  /** Forgets the log, the scripts, the delay, the in-flight peak, and sends what it held. */
   reset(): void {
+    this.releaseAll();
     this.requests.length = 0;
     this.scripts.clear();
     this.answerDelayMs = 0;
@@ -214,14 +240,17 @@ export class FakeRegistryServer {
     const answer =
       'fixture' in step ? this.withEtag(this.answer(path.split('?')[0] as string), ifNoneMatch) : scripted(step);
     const delayBody = !('fixture' in step) && step.delayBody === true;
-    this.later(delayBody ? 0 : delayMs, () => {
-      // The client may have timed out and hung up while the answer was delayed.
-      if (response.destroyed) return;
-      const length = answer.chunked ? {} : { 'content-length': Buffer.byteLength(answer.body) };
-      response.writeHead(answer.status, { ...answer.headers, ...length });
-      if (delayBody) response.flushHeaders();
-      this.later(delayBody ? delayMs : 0, () => response.end(answer.body));
-    });
+    const send = (): void =>
+      this.later(delayBody ? 0 : delayMs, () => {
+        // The client may have timed out and hung up while the answer was delayed.
+        if (response.destroyed) return;
+        const length = answer.chunked ? {} : { 'content-length': Buffer.byteLength(answer.body) };
+        response.writeHead(answer.status, { ...answer.headers, ...length });
+        if (delayBody) response.flushHeaders();
+        this.later(delayBody ? delayMs : 0, () => response.end(answer.body));
+      });
+    if (this.held) this.held.push(send);
+    else send();
   }
 
   private nextStep(path: string): FakeStep {
