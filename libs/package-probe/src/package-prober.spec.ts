@@ -685,10 +685,13 @@ describe('PackageProber', () => {
     });
 
     it('sends one request for concurrent probes of the same package', async () => {
-      registries.npm.delayEveryAnswer(50);
+      registries.npm.holdAnswers();
       const shared = prober({ cacheTtlMs: 0 });
 
-      const results = await Promise.all([shared.probe(ref), shared.probe(ref), shared.probe(ref)]);
+      const probing = Promise.all([shared.probe(ref), shared.probe(ref), shared.probe(ref)]);
+      await registries.npm.whenInFlight(1);
+      registries.npm.releaseAll();
+      const results = await probing;
 
       expect(results.map((result) => result.outcome)).toEqual(['found', 'found', 'found']);
       expect(results.map((result) => result.attempts).sort()).toEqual([0, 0, 1]);

@@ -137,7 +137,6 @@ export class FakeRegistryServer {
   private mostInFlight = 0;
   /** Answers kept back while `holdAnswers()` is on, in arrival order. */
   private held: Array<() => void> | null = null;
-  private answerDelayMs = 0;
 
   private constructor(
     private readonly server: Server,
@@ -184,10 +183,6 @@ export class FakeRegistryServer {
     this.scripts.set(path, [...steps]);
   }
 
-  /** Delays every answer, so concurrent requests overlap. */
-  delayEveryAnswer(ms: number): void {
-    this.answerDelayMs = ms;
-  }
 
   /**
    * Keeps every answer back until the test releases it, so requests overlap however slow the
@@ -212,12 +207,11 @@ export class FakeRegistryServer {
     for (const send of held) send();
   }
 
-  /** Forgets the log, the scripts, the delay, the in-flight peak, and sends what it held. */
+  /** Forgets the log, the scripts and the in-flight peak, and sends what it held. */
   reset(): void {
     this.releaseAll();
     this.requests.length = 0;
     this.scripts.clear();
-    this.answerDelayMs = 0;
     this.mostInFlight = 0;
   }
 
@@ -236,7 +230,7 @@ export class FakeRegistryServer {
     response.on('close', () => this.inFlight--);
 
     const step = this.nextStep(path);
-    const delayMs = (step.delayMs ?? 0) + this.answerDelayMs;
+    const delayMs = step.delayMs ?? 0;
     const answer =
       'fixture' in step ? this.withEtag(this.answer(path.split('?')[0] as string), ifNoneMatch) : scripted(step);
     const delayBody = !('fixture' in step) && step.delayBody === true;
