@@ -2,8 +2,10 @@
  * A local npm and a local PyPI for tests: real HTTP servers on 127.0.0.1 answering from fixtures
  * like the real registries do, with scripted failures per path (429 with `Retry-After`, 5xx,
  * slow or malformed answers, redirects), ETag / 304 support, a log of every request and the most
- * requests ever in flight at once. The npm side also serves tarballs (see packed-packages.ts), so
- * `npm install --registry=<fake>` works against it.
+ * requests ever in flight at once, and answers held until the test releases them (to make requests
+ * overlap without guessing a delay). The npm side also serves tarballs (see packed-packages.ts), so
+ * `npm install --registry=<fake>` works against it; the PyPI side serves a simple index and wheels
+ * (see python-wheels.ts), so `pip install --index-url <fake>/simple/` does.
  */
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
