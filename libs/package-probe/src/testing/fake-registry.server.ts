@@ -185,7 +185,6 @@ export class FakeRegistryServer {
     this.scripts.set(path, [...steps]);
   }
 
-
   /**
    * Keeps every answer back until the test releases it, so requests overlap however slow the
    * machine is (no delay to guess): `whenInFlight(n)` resolves once n requests are waiting,
