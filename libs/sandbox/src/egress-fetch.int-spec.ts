@@ -4,13 +4,14 @@
  * reason, when its address is not public; refused by TLS when its CA is not trusted.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { privateCa, type RemoteMcpServer, startRemoteMcpServer } from '@skillhub/testing';
-import { egressFetch } from './egress-fetch';
+import { egressFetch, type EgressFetch } from './egress-fetch';
 import { EgressProxy, type EgressEvent } from './egress-proxy';
 
 describe('egressFetch', () => {
@@ -76,23 +77,44 @@ describe('egressFetch', () => {
     );
   });
 
-  it('keeps an answer streaming however long it stays quiet past the connect deadline (an event stream)', async () => {
-    const ca = privateCa(await mkdtemp(join(dir, 'quiet-')));
-    const quiet = createHttpsServer({ key: ca.leafKey, cert: ca.chain }, (_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write('data: first\n\n');
-      setTimeout(() => res.end('data: after a quiet spell\n\n'), 3_000);
-    });
-    await new Promise<void>((resolve) => quiet.listen(0, '127.0.0.1', resolve));
-    const address = `127.0.0.1:${(quiet.address() as { port: number }).port}`;
+  /** A plain HTTPS server of its own CA, reached through a proxy that lets it through. */
+  const withServer = async (
+    handler: (req: IncomingMessage, res: ServerResponse) => void,
+    run: (fetch: EgressFetch, base: string) => Promise<void>,
+  ): Promise<void> => {
+    const ca = privateCa(await mkdtemp(join(dir, 'site-')));
+    const server = createHttpsServer({ key: ca.leafKey, cert: ca.chain }, handler);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = `127.0.0.1:${(server.address() as { port: number }).port}`;
     try {
-      const fetch = egressFetch({ proxySocket: await proxy([address]), extraCa: ca.chain, connectTimeoutMs: 2_000 });
-      const answer = await fetch(`https://${address}/events`);
-      expect(await answer.text()).toBe('data: first\n\ndata: after a quiet spell\n\n');
+      await run(egressFetch({ proxySocket: await proxy([address]), extraCa: ca.chain }), `https://${address}`);
     } finally {
-      quiet.closeAllConnections();
-      await new Promise((resolve) => quiet.close(resolve));
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
     }
+  };
+
+  it('keeps an answer streaming however long it stays quiet (an event stream)', async () => {
+    await withServer(
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write('data: first\n\n');
+        setTimeout(() => res.end('data: after a quiet spell\n\n'), 3_000);
+      },
+      async (fetch, base) => {
+        const answer = await fetch(`${base}/events`);
+        expect(await answer.text()).toBe('data: first\n\ndata: after a quiet spell\n\n');
+      },
+    );
+  });
+
+  it('rejects, and does not crash, on a status no fetch answer can carry', async () => {
+    await withServer(
+      (_req, res) => res.writeHead(999).end('go away'),
+      async (fetch, base) => {
+        await expect(fetch(`${base}/mcp`)).rejects.toThrow('answered status 999');
+      },
+    );
   });
 
   it('fetches https only', async () => {

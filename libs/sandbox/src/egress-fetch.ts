@@ -9,6 +9,7 @@
  * the system's roots, plus `extraCa` when given), HTTP/1.1 over that. The answer's body streams, so
  * a server's event stream (SSE, streamable HTTP) reads as it arrives.
  */
+import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type Socket } from 'node:net';
@@ -33,7 +34,8 @@ const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 const NO_BODY = new Set([101, 204, 205, 304]);
 
 export function egressFetch(options: EgressFetchOptions): EgressFetch {
-  const ca = options.extraCa ? [...rootCertificates, options.extraCa] : undefined;
+  // Given `ca`, Node trusts nothing else: the system's roots and the operator's NODE_EXTRA_CA_CERTS stay trusted.
+  const ca = options.extraCa ? [...rootCertificates, ...operatorExtraCa(), options.extraCa] : undefined;
   const timeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   return async (input, init = {}) => {
     const url = new URL(String(input));
@@ -62,15 +64,23 @@ export function egressFetch(options: EgressFetchOptions): EgressFetch {
       });
       req.once('error', reject);
       req.once('response', (res) => {
-        const headers = new Headers();
-        for (const [name, value] of Object.entries(res.headers)) {
-          for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value])
-            headers.append(name, one);
+        // Whatever the server sends (a status Response refuses, a header it cannot hold) is this
+        // request's failure, never an exception thrown out of the listener.
+        try {
+          const status = res.statusCode ?? 0;
+          if (status < 200 || status > 599) throw new EgressRefusedError(`${url.host} answered status ${status}`);
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(res.headers)) {
+            for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value])
+              headers.append(name, one);
+          }
+          const stream = NO_BODY.has(status) ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>);
+          if (!stream) res.resume();
+          resolve(new Response(stream, { status, statusText: res.statusMessage ?? '', headers }));
+        } catch (error) {
+          res.destroy();
+          reject(error instanceof Error ? error : new EgressRefusedError(String(error)));
         }
-        const status = res.statusCode ?? 502;
-        const stream = NO_BODY.has(status) ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>);
-        if (!stream) res.resume();
-        resolve(new Response(stream, { status, statusText: res.statusMessage ?? '', headers }));
       });
       req.end(body);
     });
@@ -107,6 +117,7 @@ function tunnel(
       }
       // The proxy's reason, on what it sent after its status line.
       const chunks: Buffer[] = [head];
+      socket.once('error', reject);
       socket.on('data', (chunk: Buffer) => chunks.push(chunk));
       socket.once('close', () => {
         const reason = Buffer.concat(chunks).toString('utf8').trim().slice(0, 500);
@@ -117,6 +128,16 @@ function tunnel(
     req.end();
   });
 }
+
+const operatorExtraCa = (): string[] => {
+  const file = process.env.NODE_EXTRA_CA_CERTS;
+  if (!file) return [];
+  try {
+    return [readFileSync(file, 'utf8')];
+  } catch {
+    return [];
+  }
+};
 
 const requestBody = async (body: RequestInit['body']): Promise<Buffer | undefined> => {
   if (body === undefined || body === null) return undefined;
