@@ -211,6 +211,8 @@ describe('readLaunchSpec', () => {
     ]);
     expect(readLaunchSpec(remote('https://10.0.0.8:8443/mcp'), BUNDLE, internal).spec).toBeNull();
     expect(readLaunchSpec(remote('https://10.0.0.7:8443/mcp'), BUNDLE).spec).toBeNull();
+    // Written in capitals by the operator, as the proxy accepts it.
+    expect(readLaunchSpec(remote('https://[fd00::7]/mcp'), BUNDLE, ['[FD00::7]:443']).problems).toEqual([]);
   });
 });
 

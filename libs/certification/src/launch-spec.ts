@@ -601,7 +601,9 @@ export function unsafeUrl(text: string, internalAddresses: readonly string[] = [
   if (url.protocol !== 'https:')
     return `is served over ${url.protocol.replace(':', '')}, not https (\`${short(text)}\`)`;
   if (url.username !== '' || url.password !== '') return 'puts credentials in its URL';
-  if (internalAddresses.includes(`${url.hostname}:${url.port || '443'}`)) return null;
+  // The URL parser writes hosts in lowercase (and IPv6 compressed); so should the operator's list.
+  const authority = `${url.hostname}:${url.port || '443'}`;
+  if (internalAddresses.some((address) => address.toLowerCase() === authority)) return null;
   const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
   if (LOCAL_HOSTNAMES.test(host)) return `points at ${host}, a local or cloud-metadata host`;
   const embedded = embeddedAddress(host);

@@ -265,7 +265,10 @@ const sameLock = (record: unknown, lock: PythonLock): record is PythonEntryRecor
     found?.format === 1 &&
     found.kind === 'pypi' &&
     typeof found.launcher === 'string' &&
-    JSON.stringify(found.lock) === JSON.stringify(lock)
+    typeof found.lock === 'object' &&
+    found.lock !== null &&
+    Array.isArray(found.lock.wheels) &&
+    pythonEntryKey(found.lock) === pythonEntryKey(lock)
   );
 };
 

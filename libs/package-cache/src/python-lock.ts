@@ -50,10 +50,18 @@ export const assertPythonLock = (lock: PythonLock): void => {
   if (reasons.length > 0) throw new InvalidPackageSpecError(reasons);
 };
 
-/** The cache entry's folder name: one per exact lock, never shared with an npm entry. */
+/** The cache entry's folder name: one per exact lock (whatever the order of its wheels), never shared with an npm entry. */
 export const pythonEntryKey = (lock: PythonLock): string =>
   `py-${createHash('sha256')
-    .update(JSON.stringify([lock.name, lock.version, [...lock.wheels].sort((a, b) => a.name.localeCompare(b.name))]))
+    .update(
+      JSON.stringify([
+        lock.name,
+        lock.version,
+        [...lock.wheels]
+          .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+          .map((wheel) => [wheel.name, wheel.version, wheel.sha256]),
+      ]),
+    )
     .digest('hex')}`;
 
 export const pythonLabel = (lock: PythonLock): string => `${lock.name}==${lock.version}`;

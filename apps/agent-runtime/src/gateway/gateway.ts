@@ -313,13 +313,13 @@ export class Gateway {
     const { upstream, tool, skill } = route;
     const result = skill
       ? await governedCall(name, skill.call, skill.outputs, {
-          attempt: (timeoutMs) => upstream.callTool(tool, decision.args, { timeoutMs, signal }),
+          attempt: (timeoutMs) => upstream.callTool(tool, decision.args, { timeoutMs, signal, checked: live }),
           escalate: (failure) =>
             this.ask(server, `${name} failed: ${failure}\nTry it again?`, 'Try this call again', requestId),
           note: (message) => this.policy.warn?.(message),
           signal,
         })
-      : await upstream.callTool(tool, decision.args, { signal });
+      : await upstream.callTool(tool, decision.args, { signal, checked: live });
     return { decision, approval, ran: true, result, route };
   }
 

@@ -16,7 +16,7 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { backoffDelayMs } from '@skillhub/retry';
-import { type ServerTrust, type TierSetting, toolNameProblem } from '@skillhub/gate';
+import { type ServerTrust, type TierSetting, toolDefinitionHash, toolNameProblem } from '@skillhub/gate';
 import { maskSecrets } from './server-environment';
 
 /** How to reach a server: opening a transport may install and sandbox it. */
@@ -141,10 +141,19 @@ export class UpstreamServer {
   async callTool(
     name: string,
     args: Record<string, unknown>,
-    options: { timeoutMs?: number; signal?: AbortSignal } = {},
+    options: { timeoutMs?: number; signal?: AbortSignal; checked?: Tool } = {},
   ): Promise<CallToolResult> {
-    if (!this.client) throw new Error(`server ${this.name} is not connected`);
-    return (await this.client.callTool({ name, arguments: args }, undefined, {
+    const client = this.client;
+    if (!client) throw new Error(`server ${this.name} is not connected`);
+    // A server that can change its tools silently is asked again right before the call, on the
+    // client that makes it: the definition checked (before an approval, a retry) must still be the one served.
+    if (this.spec.connector.relistsBeforeCalls && options.checked) {
+      const live = (await this.listTools(client)).find((tool) => tool.name === name);
+      if (!live || !sameDefinition(live, options.checked)) {
+        throw new Error(`the definition of ${name} changed since the call was checked; it was not called`);
+      }
+    }
+    return (await client.callTool({ name, arguments: args }, undefined, {
       timeout: options.timeoutMs ?? this.options.callTimeoutMs,
       signal: options.signal,
     })) as CallToolResult;
@@ -246,6 +255,21 @@ export class UpstreamServer {
     return tools;
   }
 }
+
+/** The fields a tool's pin covers (libs/gate's toolDefinitionHash), compared as the pin would. */
+const sameDefinition = (a: Tool, b: Tool): boolean =>
+  toolDefinitionHash({
+    name: a.name,
+    description: a.description,
+    inputSchema: a.inputSchema,
+    annotations: a.annotations,
+  }) ===
+  toolDefinitionHash({
+    name: b.name,
+    description: b.description,
+    inputSchema: b.inputSchema,
+    annotations: b.annotations,
+  });
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout;
