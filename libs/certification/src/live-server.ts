@@ -44,4 +44,6 @@ export interface LiveServerProbe {
   resources: LiveResource[];
   /** A PyPI server: the wheels it was installed from, by hash, which the certificate records. */
   lock?: ServerLock;
+  /** Listed, but these lists failed (their reasons are in `detail`): nothing of them was scanned. */
+  unlisted?: Array<'prompts' | 'resources'>;
 }

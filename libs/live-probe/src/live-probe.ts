@@ -159,14 +159,14 @@ const listDefinitions = async (
   }, timeoutMs);
   // The SDK's own per-request timeout stays behind the probe's deadline, so a slow server is reported as such.
   const request = { signal: abort.signal, timeout: timeoutMs + 1_000 };
-  const unlisted: string[] = [];
+  const unlisted: Array<{ what: 'prompts' | 'resources'; why: string }> = [];
   /** Prompts and resources are not pinned: a server that cannot list them still has its tools recorded. */
-  const optional = async <T>(what: string, list: () => Promise<T[]>): Promise<T[]> => {
+  const optional = async <T>(what: 'prompts' | 'resources', list: () => Promise<T[]>): Promise<T[]> => {
     try {
       return await list();
     } catch (error) {
       if (error instanceof ProbeStop || timedOut) throw error;
-      unlisted.push(`its ${what}/list failed (${(error as Error).message.slice(0, 200)})`);
+      unlisted.push({ what, why: `its ${what}/list failed (${(error as Error).message.slice(0, 200)})` });
       return [];
     }
   };
@@ -204,8 +204,9 @@ const listDefinitions = async (
         `${oversized.what} has a definition over ${maxBytes} bytes, more than the hub records`,
       );
     }
-    const detail = unlisted.length > 0 ? `${unlisted.join('; ')}; its tools are recorded` : '';
-    return { outcome: 'listed', detail, tools, prompts, resources };
+    if (unlisted.length === 0) return { outcome: 'listed', detail: '', tools, prompts, resources };
+    const detail = `${unlisted.map(({ why }) => why).join('; ')}; its tools are recorded`;
+    return { outcome: 'listed', detail, tools, prompts, resources, unlisted: unlisted.map(({ what }) => what) };
   } catch (error) {
     if (error instanceof ProbeStop) throw error;
     const detail = failure(error as Error, timedOut);

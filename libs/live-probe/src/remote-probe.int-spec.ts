@@ -42,7 +42,7 @@ describe('probeLiveServer, a remote server', () => {
       packageCache,
       remote: { allowAddresses: [remote.address], extraCa: remote.caPem },
     });
-    expect(probe).toMatchObject({ server: 'docs', outcome: 'listed', resources: [] });
+    expect(probe).toMatchObject({ server: 'docs', outcome: 'listed', resources: [], unlisted: ['resources'] });
     expect(probe.tools.map((tool) => tool.name)).toEqual(['search', 'fetch_page']);
     expect(probe.detail).toMatch(/^its resources\/list failed \(.*ECONNREFUSED.*\); its tools are recorded$/);
   });

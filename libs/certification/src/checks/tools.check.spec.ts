@@ -62,6 +62,23 @@ describe('C13 live tools', () => {
     expect([report.checks.C13, report.requirementsMet.live_tools_recorded]).toEqual(['pass', true]);
   });
 
+  it('pins the tools of a server that could not list its resources, and keeps the skill from standard', () => {
+    const [listed] = kazmaLiveServers();
+    const partial: LiveServerProbe = {
+      ...listed!,
+      detail: 'its resources/list failed (connect ECONNREFUSED 127.0.0.1:5432); its tools are recorded',
+      unlisted: ['resources'],
+    };
+    const report = withLive([partial]);
+
+    expect(findingsOf(report, 'C13.definitions-not-listed').map(placeOf)).toEqual([
+      { rule: 'C13.definitions-not-listed', severity: 'medium', file: 'skill_manifest.yaml', line: expect.any(Number) },
+    ]);
+    expect(findingsOf(report, 'C13.definitions-not-listed')[0]?.message).toContain('did not list its resources');
+    expect(report.level).toBe('basic');
+    expect(Object.keys(report.servers[0]?.tools ?? {})).toEqual(listed!.tools.map((tool) => tool.name));
+  });
+
   it('says why a server was not recorded, from what the sandbox saw, and keeps the skill from standard', () => {
     const failed: LiveServerProbe = {
       ...listedServer('weather', []),

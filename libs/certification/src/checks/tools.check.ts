@@ -50,6 +50,7 @@ export const toolsCheck: Check = {
       if (hashes) liveTools[server.name] = hashes;
       else recorded = false;
       if (probe.lock) serverLocks[server.name] = probe.lock;
+      if (probe.unlisted?.length) findings.push(notListed(server, probe, at));
     }
     findings.push(...missingTools(input, skill, liveTools));
     return {
@@ -108,6 +109,22 @@ function notRecorded(server: McpServerRef, why: string, at: ServerLocation): Fin
     message: `The live tools of MCP server ${JSON.stringify(server.name)} were not recorded: ${why}.`,
     fixHint:
       'Run a package from npm pinned to an exact version that lists its tools without network or secrets, so the hub can pin them.',
+  });
+}
+
+/**
+ * A server that lists its tools but not its prompts or resources (one that needs its database for
+ * them, or one that hides them from the certifier): what it did not list was neither scanned (C12)
+ * nor pinned, so it cannot be called verified.
+ */
+function notListed(server: McpServerRef, probe: LiveServerProbe, at: ServerLocation): Finding {
+  return newFinding({
+    check: 'C13',
+    code: 'definitions-not-listed',
+    severity: 'medium',
+    ...at,
+    message: `MCP server ${JSON.stringify(server.name)} did not list its ${(probe.unlisted ?? []).join(' and ')} at certification (${probe.detail}): they were neither scanned nor pinned, and the runtime serves them as untrusted.`,
+    fixHint: 'Let the server list its prompts and resources without network or secrets, so the hub can read them.',
   });
 }
 
