@@ -108,7 +108,7 @@ function notRecorded(server: McpServerRef, why: string, at: ServerLocation): Fin
     ...at,
     message: `The live tools of MCP server ${JSON.stringify(server.name)} were not recorded: ${why}.`,
     fixHint:
-      'Run a package from npm pinned to an exact version that lists its tools without network or secrets, so the hub can pin them.',
+      'Run a package from npm or PyPI pinned to an exact version that lists its tools without network or secrets, so the hub can pin them.',
   });
 }
 
